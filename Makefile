@@ -1,0 +1,41 @@
+# Ronde: the two commands of the README are `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: install run test lint typecheck pytest bench check clean
+
+$(BIN)/ronde: pyproject.toml
+	@command -v uv >/dev/null 2>&1 || $(PY) -m pip install --quiet uv
+	uv venv --quiet --allow-existing --python $(PY) $(VENV)
+	uv pip install --quiet --python $(BIN)/python -e '.[dev]'
+	@touch $(BIN)/ronde
+
+install: $(BIN)/ronde
+
+# Plays one complete simulated game on the full 28-player cast and prints its
+# announcements and final scoreboard.
+run: install
+	$(BIN)/ronde simulate --players 28 --games 1
+
+test: install lint typecheck pytest
+
+lint: install
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest
+
+check: install
+	$(BIN)/ronde check ../shared/scenarios tests/scenarios
+
+bench: install
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,142 @@
+"""The base of every character module: default, no-op hooks.
+
+A character module subclasses :class:`Character` and overrides only the hooks
+its rules need; the trial, complaint and scoring code asks the registry
+(:mod:`ronde.engine.characters`) and never names a character itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import ClassVar
+
+from ..commands import Command
+from ..context import Context
+from ..events import CharacterFact
+from ..ronde import forward, window
+from ..state import Complaint, GameState, Player, Trial
+
+ActionHandler = Callable[[Context, Command, str], None]
+
+
+class Character:
+    """Default behaviour of a Ronde Character with standard visibility (R2.7, R2.10).
+
+    Hooks take the game state ``g`` and the player ``p`` who incarnates the
+    character (or is concerned as accused, author ...). They must not mutate
+    state: only events emitted through a :class:`Context` do.
+    """
+
+    id: ClassVar[str] = ""
+    in_ronde: ClassVar[bool] = True
+    #: Whether the character has Jokers at all (R6.10).
+    has_jokers: ClassVar[bool] = False
+    #: First and last day of its daily constraint (R3.7); ``None``: no constraint.
+    constraint_days: ClassVar[tuple[int, int] | None] = (2, 13)
+    #: French one-line summaries shown to the player (and the MJs).
+    constraint_fr: ClassVar[str] = ""
+    power_fr: ClassVar[str] = ""
+
+    # -- visibility and targets (R2) -------------------------------------------
+    def slot(self, g: GameState, p: Player) -> str:
+        return self.id
+
+    def visible_set(self, g: GameState, p: Player) -> list[str]:
+        """The Characters he must unmask: Forward(s, k) by default (R2.7)."""
+        return forward(g, self.slot(g, p), window(g))
+
+    def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
+        """The supposed Characters he may name (R2.10): his visible set by default."""
+        return set(self.visible_set(g, p))
+
+    # -- trial actions (R4.4, R5.2, R5.12, R5.16) ------------------------------
+    def check_open(self, g: GameState, p: Player, *, anonymous: bool) -> None:
+        """Raise ``RuleViolation`` if he is barred from opening (R4.4.4)."""
+
+    def check_complaint(self, g: GameState, p: Player, trial: Trial, *, anonymous: bool) -> None:
+        """Raise ``RuleViolation`` if he is barred from this form of complaint."""
+
+    def anonymous_right(self, g: GameState, p: Player, *, opening: bool) -> str | None:
+        """The name of the right that lets him act anonymously now, or ``None`` (R5.5)."""
+        return None
+
+    def extra_actions(self, g: GameState, p: Player, *, anonymous: bool) -> int:
+        """Trial actions allowed today beyond the standard quota for this form (R5.16)."""
+        return 0
+
+    def null_as_author(self, g: GameState, p: Player, trial: Trial) -> bool:
+        """Whether a complaint he files in ``trial`` is null (R5.12)."""
+        return False
+
+    def null_against(self, g: GameState, accused: Player, author: Player, trial: Trial) -> bool:
+        """Whether ``author``'s complaint against him (the accused) is null (R5.12)."""
+        return False
+
+    def scores_in_trials(
+        self, g: GameState, p: Player, trial: Trial, complaint: Complaint | None
+    ) -> bool:
+        """Whether he scores the trial rows for this participation (R9.26)."""
+        return True
+
+    def accusation_true(self, g: GameState, accused: Player, trial: Trial) -> bool | None:
+        """Override of the truth of an accusation against him (R4.9); ``None``: default."""
+        return None
+
+    def escapes_unmasking(self, g: GameState, p: Player, cause: str, trial: Trial | None) -> bool:
+        """Whether a cause that would unmask him leaves him masked (R4.9.4, R8.2)."""
+        return False
+
+    def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
+        """Called on the module (not a player) when ``trial`` reaches quorum; return True
+        if this character's power ends the trial otherwise (e.g. a cancellation)."""
+        return False
+
+    # -- life cycle ---------------------------------------------------------------
+    def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        """End of ``day``: engine-judged duties of a masked holder (R6.2, R6.20)."""
+
+    def on_cutoff(self, ctx: Context, p: Player) -> None:
+        """J13 13:13: J13 duties still unfulfilled (R3.3)."""
+
+    def on_unmasked(self, ctx: Context, p: Player) -> None:
+        """After his unmasking: what the Unmasked inherit (R8.6)."""
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        """Apply one of this module's own facts to the state."""
+
+    # -- Jokers (R6.9–R6.13) ------------------------------------------------------
+    def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
+        """Why ``items`` do not make a Joker for him (French), or ``None`` if they do."""
+        return "Ce personnage n'a pas de Joker."
+
+    # -- powers ---------------------------------------------------------------
+    def actions(self) -> Mapping[str, ActionHandler]:
+        """Power actions of this character, by scenario action name."""
+        return {}
+
+    # -- views ------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        """What the holder knows through his character (added to his view)."""
+        return {}
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        """What a game master must rule on or send for him on ``day`` (French)."""
+        days = self.constraint_days
+        if days and days[0] <= day <= days[1] and self.constraint_fr:
+            return [f"Vérifier la contrainte : {self.constraint_fr}"]
+        return []
+
+
+class ListedJokers(Character):
+    """A character whose Joker is one item out of a fixed list (R6.10, R6.12)."""
+
+    has_jokers: ClassVar[bool] = True
+    joker_items: ClassVar[frozenset[str]] = frozenset()
+
+    def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
+        if len(items) != 1:
+            return "Un Joker demande un seul objet de la liste du personnage."
+        if items[0] not in self.joker_items:
+            names = ", ".join(sorted(g.catalog.name(i) for i in self.joker_items))
+            return f"{g.catalog.name(items[0])} n'est pas un Joker de ce personnage ({names})."
+        return None

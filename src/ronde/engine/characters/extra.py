@@ -1,0 +1,87 @@
+"""Extras (Figurants), R7.1 — the base rules of the engine core.
+
+Glossary: Extra (``extra``, Figurant); new Extra (``new_extra``, given an Extra
+mask by transfiguration, R8.16).
+
+Power: an original Extra may open trials and file public complaints against any
+masked Ronde Character (R7.1.6). A new Extra takes part only anonymously,
+through the MJs, and never on two consecutive days (R7.1.8, A29); the quota
+code applies the day rule.
+
+Constraint: a daily Rehearsals post alluding to the theme of the day, J2–J12
+(R7.1.4, A3); judged by an MJ, presumed met (A1).
+
+Jokers: original Extras only, at most two; one decoration item worth at most 2
+decoration points (R7.1.5, A28).
+
+Failure: a failed constraint; the Prompter's or the chorus's candle; the Tragic
+Hero if monstrous (R7.1.9). Every Extra unmasking counts for the boost (R2.8, A6).
+
+Inheritance: none. Outside the Ronde: no visible set (R2.11).
+
+Rule ids: R7.1.1, R7.1.4, R7.1.5, R7.1.6, R7.1.7, R7.1.8, R7.1.9, R7.1.10, R2.11, A3, A28, A29.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..errors import RuleViolation
+from ..ronde import masked_ronde_characters
+from ..state import GameState, Player, Trial
+from .base import Character
+
+
+class Extra(Character):
+    """An Extra, original or new."""
+
+    id: ClassVar[str] = "extra"
+    in_ronde: ClassVar[bool] = False
+    has_jokers: ClassVar[bool] = True
+    constraint_days: ClassVar[tuple[int, int] | None] = (2, 12)
+    constraint_fr: ClassVar[str] = (
+        "poster chaque jour dans les Répétitions un texte qui fait allusion au thème du jour"
+    )
+    power_fr: ClassVar[str] = "accuser n'importe quel Personnage masqué de la Ronde"
+
+    def visible_set(self, g: GameState, p: Player) -> list[str]:
+        return []
+
+    def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
+        return set(masked_ronde_characters(g))
+
+    def check_open(self, g: GameState, p: Player, *, anonymous: bool) -> None:
+        if p.new_extra and not anonymous:
+            raise RuleViolation(
+                "not_allowed",
+                "Un nouveau Figurant ne participe aux Procès qu'anonymement, par les MJ.",
+            )
+
+    def check_complaint(self, g: GameState, p: Player, trial: Trial, *, anonymous: bool) -> None:
+        self.check_open(g, p, anonymous=anonymous)
+
+    def anonymous_right(self, g: GameState, p: Player, *, opening: bool) -> str | None:
+        return "new_extra" if p.new_extra else None
+
+    def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
+        if p.new_extra:
+            return "Les nouveaux Figurants n'ont pas de Joker."
+        if len(items) != 1:
+            return "Le Joker d'un Figurant est un seul objet."
+        item = items[0]
+        points = g.catalog.points(item)
+        if points > 2:
+            return f"{g.catalog.name(item)} vaut {points} points de décoration (2 au plus)."
+        definition = g.opt("A73")
+        if g.opt("A28") == "decoration_items" and not g.catalog.is_decoration(
+            item, definition=definition
+        ):
+            return f"{g.catalog.name(item)} n'est pas un objet de décoration."
+        return None
+
+    def constraint_start(self, g: GameState, p: Player) -> int:
+        """First day of his constraint: J2 (A3), or the day after his transfiguration (A67)."""
+        first = 1 if g.opt("A3") == "from_j1" else 2
+        if p.transfigured_day is not None:
+            first = max(first, p.transfigured_day + 1)
+        return first

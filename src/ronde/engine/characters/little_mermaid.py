@@ -1,0 +1,41 @@
+"""Petite Sirène (little_mermaid), R7.10.
+
+Glossary: Petite Sirène → ``little_mermaid``.
+
+Power: not yet implemented (arrives with the issue Characters II); standard visibility (R2.7).
+
+Constraint: judged by an MJ, presumed met until recorded failed (R6.20, A1).
+
+Jokers: at most two; one item of item_chair_basic, item_pet_cat, item_angryc,
+item_chudol, item_table, item_trestle (data, R6.10–R6.12).
+
+Failure: a failed constraint recorded by an MJ (R6.2, R6.21); the rest of R7.10
+arrives with the issue Characters II.
+
+Inheritance: none yet.
+
+Rule ids: R7.10.1 (visibility).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .base import ListedJokers
+
+
+class LittleMermaid(ListedJokers):
+    """The Petite Sirène: standard visibility; the rest of R7.10 is still to come."""
+
+    id: ClassVar[str] = "little_mermaid"
+    has_jokers: ClassVar[bool] = True
+    joker_items: ClassVar[frozenset[str]] = frozenset(
+        {
+            "item_chair_basic",
+            "item_pet_cat",
+            "item_angryc",
+            "item_chudol",
+            "item_table",
+            "item_trestle",
+        }
+    )

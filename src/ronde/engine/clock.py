@@ -1,0 +1,80 @@
+"""Game days and deadlines in Europe/Paris time (R0.5, R3.1–R3.6).
+
+Day J*n* runs from 00:00 of the *n*-th calendar day counted from the start date
+(J1 = the start date) to 00:00 of the next calendar day, Europe/Paris. Durations
+such as "24 hours" are elapsed times, so a trial opened the day before a
+daylight-saving change ends at another local clock time (R3.6).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+PARIS = ZoneInfo("Europe/Paris")
+LAST_DAY = 13
+TRIAL_WINDOW = timedelta(hours=24)
+
+_DAY_TIME = re.compile(r"^\s*J\s*(\d{1,2})(?:\s+(\d{1,2})[:hH](\d{2}))?\s*$", re.IGNORECASE)
+
+
+def day_start(start: date, n: int) -> datetime:
+    """Return the instant J*n* 00:00 Europe/Paris (``n`` may be 14: the end of J13)."""
+    d = start + timedelta(days=n - 1)
+    return datetime.combine(d, time(0, 0), tzinfo=PARIS)
+
+
+def day_of(start: date, t: datetime) -> int:
+    """Return the game day number of instant ``t`` (0 or less before J1, 14+ after J13)."""
+    local = t.astimezone(PARIS).date()
+    return (local - start).days + 1
+
+
+def at_clock(start: date, n: int, hour: int, minute: int) -> datetime:
+    """Return J*n* at ``hour:minute`` local time; 24:00 is the next day's 00:00."""
+    if hour == 24 and minute == 0:
+        return day_start(start, n + 1)
+    d = start + timedelta(days=n - 1)
+    return datetime.combine(d, time(hour, minute), tzinfo=PARIS)
+
+
+def cutoff_1313(start: date) -> datetime:
+    """The day-13 cut-off, J13 13:13:00 (R3.3)."""
+    return at_clock(start, LAST_DAY, 13, 13)
+
+
+def parse_time(text: str, start: date) -> datetime:
+    """Parse ``"J3 10:00"`` (or ``"J3"``, meaning 00:00) or an ISO 8601 timestamp.
+
+    Naive ISO timestamps are read as Europe/Paris local time.
+
+    Raises:
+        ValueError: the text is neither form (the message is in French).
+    """
+    m = _DAY_TIME.match(text)
+    if m:
+        n = int(m.group(1))
+        hour = int(m.group(2)) if m.group(2) else 0
+        minute = int(m.group(3)) if m.group(3) else 0
+        if not (1 <= n <= LAST_DAY + 1) or hour > 24 or minute > 59 or (hour == 24 and minute):
+            raise ValueError(f"heure invalide : {text!r}")
+        return at_clock(start, n, hour, minute)
+    try:
+        t = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(
+            f"heure illisible : {text!r} (attendu « J3 10:00 » ou un horodatage ISO 8601)"
+        ) from None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=PARIS)
+    return t.astimezone(PARIS)
+
+
+def format_time(start: date, t: datetime) -> str:
+    """Render ``t`` as ``J3 10:00`` (Europe/Paris), falling back to ISO outside the game."""
+    n = day_of(start, t)
+    local = t.astimezone(PARIS)
+    if 1 <= n <= LAST_DAY + 1:
+        return f"J{n} {local:%H:%M}"
+    return local.isoformat()

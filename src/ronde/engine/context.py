@@ -1,0 +1,54 @@
+"""What a rule handler gets: the state, the acting instant, and a way to emit events."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from .events import Event, MessageSent, PointsAwarded
+from .state import GameState
+
+
+class Context:
+    """The handle a command or timer handler uses to record facts.
+
+    ``emit`` applies the event to the state at once, appends it to the log and
+    runs the reactions it triggers. Handlers check everything first and emit
+    afterwards, so a refused command changes nothing.
+    """
+
+    def __init__(self, g: GameState, now: datetime, emit: Callable[[Event], None]) -> None:
+        self.g = g
+        self.now = now
+        self._emit = emit
+
+    def emit(self, event: Event) -> None:
+        self._emit(event)
+
+    def rng(self, salt: str = "") -> random.Random:
+        """A random generator derived from the game's recorded seed, the event count
+        and ``salt``: draws are deterministic on replay and recorded in the events."""
+        return random.Random(f"{self.g.seed}:{self.g.event_count}:{salt}")
+
+    def award(
+        self, seat: str, points: int, reason: str, rule: str, trial: int | None = None
+    ) -> None:
+        """Emit one score line (Section 9)."""
+        self.emit(
+            PointsAwarded(
+                at=self.now, player=seat, points=points, reason=reason, rule=rule, trial=trial
+            )
+        )
+
+    def tell(
+        self, seats: list[str] | tuple[str, ...], kind: str, text: str, **data: object
+    ) -> None:
+        """A private message from the game masters to ``seats`` (R1.13)."""
+        self.emit(MessageSent(at=self.now, to=tuple(seats), kind=kind, text=text, data=dict(data)))
+
+    def announce(self, kind: str, text: str, **data: object) -> None:
+        """A public announcement on the town forum (R8.1, R4.11)."""
+        self.emit(
+            MessageSent(at=self.now, to=(), kind=kind, text=text, data=dict(data), public=True)
+        )

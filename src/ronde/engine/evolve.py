@@ -1,0 +1,278 @@
+"""evolve(state, event): apply one recorded fact to the state (no checks, no I/O).
+
+The state is updated in place and returned; replaying a log is folding this
+function over its events, so a live game and its replay end in the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from .characters import REGISTRY, character_of
+from .events import (
+    CharacterFact,
+    ChorusDecided,
+    ChorusVoted,
+    ComplaintFiled,
+    ConstraintRecorded,
+    CutoffPassed,
+    DayClosed,
+    Event,
+    ExemptionGranted,
+    GameCreated,
+    GameEnded,
+    IdentityLearned,
+    InvestigationMade,
+    ItemsSent,
+    JokerUsed,
+    MessageSent,
+    PlayEnded,
+    PlayerDied,
+    PlayerReplaced,
+    PlayerUnmasked,
+    PointsAwarded,
+    Posted,
+    Rehearsed,
+    RondeGuessed,
+    SecretaryAppointed,
+    ThemeSet,
+    Transfigured,
+    TrialAnnounced,
+    TrialEnded,
+    TrialOpened,
+    UnofficiallyUnmasked,
+)
+from .items import ItemCatalog
+from .names import normalize
+from .state import CHORUS, Complaint, GameState, Player, ScoreLine, Trial
+
+
+def new_state(e: GameCreated, catalog: ItemCatalog) -> GameState:
+    """The state right after ``GameCreated`` (R1.6, R1.7, R2.3)."""
+    if e.deco_overrides:
+        catalog = ItemCatalog(deco={**catalog.deco, **e.deco_overrides}, names_fr=catalog.names_fr)
+    players = {
+        seat: Player(seat=seat, pseudo=seat, original=e.cast[seat], character=e.cast[seat])
+        for seat in e.players
+    }
+    g = GameState(
+        start=date.fromisoformat(e.start),
+        game_masters=tuple(e.game_masters),
+        options=dict(e.options),
+        seed=e.seed,
+        ronde=tuple(e.ronde),
+        players=players,
+        catalog=catalog,
+    )
+    for seat in e.players:
+        c = e.cast[seat]
+        g.holders.setdefault(c, []).append(seat)
+        g.index[normalize(seat)] = seat
+    for gm in e.game_masters:
+        g.gm_index[normalize(gm)] = gm
+    g.n_extras = len(g.holders.get("extra", []))
+    g.clock = e.at
+    g.event_count = 1
+    return g
+
+
+def _trial_opened(g: GameState, e: TrialOpened) -> None:
+    t = Trial(
+        number=e.trial,
+        opener=e.opener,
+        accused=tuple(e.accused),
+        supposed=e.supposed,
+        anonymous=e.anonymous,
+        arguments=e.arguments,
+        opened_at=e.at,
+        members=tuple(e.members),
+    )
+    g.trials.append(t)
+    if e.opener != CHORUS:
+        p = g.players[e.opener]
+        p.actions.setdefault(g.day(e.at), []).append(("open", e.trial, e.anonymous))
+        if not e.anonymous:
+            t.posters.add(e.opener)
+            p.forum_days.add(g.day(e.at))
+
+
+def _complaint(g: GameState, e: ComplaintFiled) -> None:
+    t = g.trials[e.trial - 1]
+    t.complaints.append(
+        Complaint(
+            author=e.author,
+            at=e.at,
+            anonymous=e.anonymous,
+            null=e.null,
+            compelled=e.compelled,
+            scores=e.scores,
+            members=tuple(e.members),
+            late=t.concluded,
+            kind=e.kind,
+        )
+    )
+    if e.author != CHORUS:
+        p = g.players[e.author]
+        if e.quota:
+            p.actions.setdefault(g.day(e.at), []).append(("complain", e.trial, e.anonymous))
+        if not e.anonymous:
+            t.posters.add(e.author)
+            p.forum_days.add(g.day(e.at))
+
+
+def _trial_ended(g: GameState, e: TrialEnded) -> None:
+    t = g.trials[e.trial - 1]
+    if e.concluded:
+        # Late complaints are checked against the targets at the conclusion (R4.8, A16).
+        t.flags["targets_at_end"] = {
+            s: frozenset(character_of(p).legal_targets(g, p, anonymous=True))
+            | frozenset(character_of(p).legal_targets(g, p, anonymous=False))
+            for s, p in g.players.items()
+            if p.active
+        }
+    t.status = e.status
+    t.truth = e.truth
+    t.concluded = e.concluded
+    t.ended_at = e.at
+
+
+def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
+    p = g.players[e.player]
+    if e.character == "extra":
+        g.extra_unmaskings += 1
+        if not p.new_extra:
+            g.original_extra_unmaskings += 1
+    p.masked = False
+    p.character = None
+    p.new_extra = False
+    p.unofficial = None
+    p.unmask_count += 1
+    p.unmasked_at = e.at
+    g.unmask_order.append(e.player)
+
+
+def _points(g: GameState, e: PointsAwarded) -> None:
+    p = g.players[e.player]
+    p.lines.append(ScoreLine(e.points, e.reason, e.rule, e.at, e.trial))
+    p.points += e.points
+
+
+def _constraint(g: GameState, e: ConstraintRecorded) -> None:
+    records: dict[tuple[str, int], tuple[bool, Any]] = g.flags.setdefault("verdicts", {})
+    records[(e.player, e.day)] = (e.met, e.at)
+
+
+def _items(g: GameState, e: ItemsSent) -> None:
+    g.items_log.append((e.at, e.player, e.to, tuple(e.items)))
+    g.gm_items.setdefault(e.to, []).extend(e.items)
+    boxes = sum(1 for i in e.items if i in ("item_home_box", "item_home_box_xl"))
+    if boxes:
+        g.boxes_scored[e.player] = g.boxes_scored.get(e.player, 0) + boxes
+
+
+def _message(g: GameState, e: MessageSent) -> None:
+    g.messages.append((e.at, tuple(e.to), e.kind, e.text, dict(e.data), e.public))
+    if e.kind in ("role_reveal", "target_added"):
+        for seat in e.to:
+            g.players[seat].told_targets.update(e.data.get("characters", ()))
+
+
+def _replaced(g: GameState, e: PlayerReplaced) -> None:
+    p = g.players[e.player]
+    g.index.pop(normalize(e.old), None)
+    g.index[normalize(e.new)] = e.player
+    p.pseudo = e.new
+
+
+def _transfigured(g: GameState, e: Transfigured) -> None:
+    p = g.players[e.player]
+    p.masked = True
+    p.character = "extra"
+    p.new_extra = True
+    p.transfigured_day = g.day(e.at)
+    p.told_targets = set()
+    g.holders.setdefault("extra", []).append(e.player)
+
+
+def _guess(g: GameState, e: RondeGuessed) -> None:
+    g.players[e.player].guess = tuple(e.order)
+    if e.correct and g.first_right_guess is None:
+        g.first_right_guess = e.player
+
+
+def _fact(g: GameState, e: CharacterFact) -> None:
+    REGISTRY[e.character].apply_fact(g, g.players[e.player], e)
+
+
+def _unofficial(g: GameState, e: UnofficiallyUnmasked) -> None:
+    p = g.players[e.player]
+    p.unofficial = e.cause
+    p.unofficial_rule = e.rule
+
+
+def _rehearsed(g: GameState, e: Rehearsed) -> None:
+    p = g.players[e.player]
+    p.rehearsal_days.add(e.day)
+    p.rehearsal_posts += 1
+    p.forum_days.add(e.day)
+
+
+def _posted(g: GameState, e: Posted) -> None:
+    g.trials[e.trial - 1].posters.add(e.player)
+    g.players[e.player].forum_days.add(g.day(e.at))
+
+
+def _set(attr: str, value: object) -> Callable[[GameState, Any], None]:
+    def apply(g: GameState, e: Any) -> None:
+        setattr(g, attr, value)
+
+    return apply
+
+
+_APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
+    TrialOpened: _trial_opened,
+    ComplaintFiled: _complaint,
+    TrialEnded: _trial_ended,
+    TrialAnnounced: lambda g, e: setattr(g.trials[e.trial - 1], "announced", True),
+    PlayerUnmasked: _unmasked,
+    UnofficiallyUnmasked: _unofficial,
+    PointsAwarded: _points,
+    ConstraintRecorded: _constraint,
+    ExemptionGranted: lambda g, e: g.exemptions.setdefault(e.player, set()).update(e.days),
+    ItemsSent: _items,
+    JokerUsed: lambda g, e: g.players[e.player].joker_days.__setitem__(e.day, e.kind),
+    ThemeSet: lambda g, e: g.themes.__setitem__(e.day, e.theme),
+    Rehearsed: _rehearsed,
+    Posted: _posted,
+    ChorusVoted: lambda g, e: g.chorus_votes.setdefault(e.day, {}).__setitem__(
+        e.player, (e.action, dict(e.args))
+    ),
+    ChorusDecided: lambda g, e: g.chorus_decisions.append(
+        (e.day, e.action, dict(e.args), tuple(e.members))
+    ),
+    InvestigationMade: lambda g, e: g.investigations.append(
+        (e.day, e.player, e.character, tuple(e.members), e.correct)
+    ),
+    SecretaryAppointed: lambda g, e: setattr(g, "secretary", e.player),
+    Transfigured: _transfigured,
+    RondeGuessed: _guess,
+    PlayerReplaced: _replaced,
+    IdentityLearned: lambda g, e: g.players[e.player].learned.__setitem__(e.other, e.character),
+    MessageSent: _message,
+    DayClosed: lambda g, e: setattr(g, "days_closed", e.day),
+    CutoffPassed: _set("cutoff_done", True),
+    PlayEnded: _set("play_ended", True),
+    GameEnded: _set("game_ended", True),
+    PlayerDied: lambda g, e: setattr(g.players[e.player], "alive", False),
+    CharacterFact: _fact,
+}
+
+
+def evolve(g: GameState, e: Event) -> GameState:
+    """Apply event ``e`` to ``g`` (in place) and return ``g``."""
+    _APPLY[type(e)](g, e)
+    g.clock = e.at
+    g.event_count += 1
+    return g

@@ -1,0 +1,302 @@
+"""The game: commands in, events out, timers in time order (DESIGN.md).
+
+``Game.execute(command)`` first fires every timer due at or before the
+command's time (trial expiry, end of day, J13 13:13, end of play), then checks
+the command against the rules and records its events. ``Game.replay(events)``
+rebuilds the same state from a log without deciding anything again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from . import admin, chorus, constraints, trials
+from .characters import REGISTRY, character_of
+from .clock import LAST_DAY, cutoff_1313, day_start, format_time
+from .commands import Command
+from .context import Context
+from .errors import RuleViolation
+from .events import CutoffPassed, DayClosed, Event, GameCreated
+from .evolve import evolve, new_state
+from .items import ItemCatalog
+from .names import RONDE_IDS, french_name, resolve_character
+from .options import validate_options
+from .state import GameState
+from .unmasking import unmask
+
+Handler = Callable[[Context, Command, str], None]
+
+#: action -> (who may do it: "player" | "game_master", handler)
+CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
+    "open_trial": ("player", trials.open_trial),
+    "complain": ("player", trials.complain),
+    "post": ("player", admin.post),
+    "rehearse": ("player", admin.rehearse),
+    "guess_ronde": ("player", admin.guess_ronde),
+    "send_items": ("player", constraints.send_items),
+    "use_joker": ("player", constraints.use_joker),
+    "chorus_vote": ("player", chorus.chorus_vote),
+    "record_constraint": ("game_master", constraints.record_constraint),
+    "exempt": ("game_master", constraints.exempt),
+    "set_theme": ("game_master", admin.set_theme),
+    "transfigure": ("game_master", admin.transfigure),
+    "appoint_secretary": ("game_master", chorus.appoint_secretary),
+    "award": ("game_master", admin.award),
+    "replace_player": ("game_master", admin.replace_player),
+    "record_death": ("game_master", admin.record_death),
+    "announce": ("game_master", trials.announce),
+    "end_game": ("game_master", admin.end_game),
+}
+
+
+def all_actions() -> dict[str, tuple[str, Handler]]:
+    """Core actions plus every character module's powers (by scenario name)."""
+    out = dict(CORE_ACTIONS)
+    for module in REGISTRY.values():
+        for name, handler in module.actions().items():
+            out.setdefault(name, ("player", handler))
+    return out
+
+
+def validate_setup(
+    players: list[str],
+    cast: Mapping[str, str],
+    ronde: list[str],
+    game_masters: list[str],
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Check a cast and Ronde (R1.6, R1.7, R2.1, A2); return them with ids resolved.
+
+    Raises:
+        RuleViolation: ``unknown_character`` or ``invalid_argument`` (French message).
+    """
+    if not players:
+        raise RuleViolation("invalid_argument", "Aucun joueur.")
+    if not game_masters:
+        raise RuleViolation("invalid_argument", "Il faut au moins un MJ.")
+    resolved = {p: resolve_character(c) for p, c in cast.items()}
+    missing = [p for p in players if p not in resolved]
+    if missing:
+        raise RuleViolation("invalid_argument", f"Joueurs sans personnage : {', '.join(missing)}.")
+    slots = tuple(resolve_character(c) for c in ronde)
+    if len(set(slots)) != len(slots) or "extra" in slots:
+        raise RuleViolation(
+            "invalid_argument", "La Ronde nomme chaque case une fois, sans Figurant."
+        )
+    counts: dict[str, int] = {}
+    for c in resolved.values():
+        counts[c] = counts.get(c, 0) + 1
+    for c, n in counts.items():
+        if c == "extra":
+            continue
+        if c not in slots:
+            raise RuleViolation(
+                "invalid_argument", f"{french_name(c)} est distribué mais absent de la Ronde."
+            )
+        limit = 2 if c == "decorators" else 1
+        if n > limit:
+            raise RuleViolation("invalid_argument", f"{french_name(c)} est tenu par {n} joueurs.")
+    for c in slots:
+        if c not in counts:
+            raise RuleViolation("invalid_argument", f"Personne n'incarne {french_name(c)}.")
+        if c == "decorators" and counts[c] != 2:
+            raise RuleViolation("invalid_argument", "Les Décorateurs sont deux joueurs.")
+    lowered = {p.casefold() for p in players}
+    if len(lowered) != len(players) or lowered & {g.casefold() for g in game_masters}:
+        raise RuleViolation("invalid_argument", "Pseudos en double (joueurs et MJ).")
+    assert set(slots) <= set(RONDE_IDS)
+    return resolved, slots
+
+
+class Game:
+    """One game: its state and its event log (in memory).
+
+    Attributes:
+        state: the :class:`GameState` (read it through :mod:`ronde.engine.views`).
+        log: every event so far, starting with ``GameCreated``.
+    """
+
+    def __init__(self, created: GameCreated, catalog: ItemCatalog) -> None:
+        self.catalog = catalog
+        self.state: GameState = new_state(created, catalog)
+        self.log: list[Event] = [created]
+        self._actions = all_actions()
+
+    # -- creation and replay ----------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        *,
+        start: date,
+        cast: Mapping[str, str],
+        ronde: list[str],
+        catalog: ItemCatalog,
+        seed: int,
+        players: list[str] | None = None,
+        game_masters: list[str] | None = None,
+        options: Mapping[str, object] | None = None,
+        at: datetime | None = None,
+    ) -> Game:
+        """A new game with the given (already drawn) cast and Ronde.
+
+        Raises:
+            RuleViolation: an invalid setup (see :func:`validate_setup`) or option.
+        """
+        roster = list(players if players is not None else cast)
+        gms = list(game_masters or ["Mj"])
+        resolved, slots = validate_setup(roster, cast, ronde, gms)
+        opts = validate_options(options)
+        created = GameCreated(
+            at=at or day_start(start, 1),
+            start=start.isoformat(),
+            players=tuple(roster),
+            cast=resolved,
+            ronde=slots,
+            game_masters=tuple(gms),
+            options=opts,
+            seed=seed,
+        )
+        return cls(created, catalog)
+
+    @classmethod
+    def replay(cls, events: Iterable[Event], catalog: ItemCatalog) -> Game:
+        """Rebuild a game from its log (nothing is decided or drawn again).
+
+        Raises:
+            ValueError: the log does not start with ``GameCreated``.
+        """
+        it = iter(events)
+        first = next(it, None)
+        if not isinstance(first, GameCreated):
+            raise ValueError("un journal de partie commence par game_created")
+        game = cls(first, catalog)
+        state, log = game.state, game.log
+        for e in it:
+            evolve(state, e)
+            log.append(e)
+        return game
+
+    # -- time ----------------------------------------------------------------------
+    def _emit(self, e: Event) -> None:
+        evolve(self.state, e)
+        self.log.append(e)
+
+    def _next_timer(self) -> tuple[datetime, int, int] | None:
+        g = self.state
+        due: list[tuple[datetime, int, int]] = [(t.deadline, 0, t.number) for t in g.open_trials()]
+        if not g.cutoff_done:
+            due.append((cutoff_1313(g.start), 1, 0))
+        if g.days_closed < LAST_DAY:
+            due.append((day_start(g.start, g.days_closed + 2), 2, g.days_closed + 1))
+        if not g.play_ended:
+            due.append((g.end_of_play(), 3, 0))
+        return min(due) if due else None
+
+    def advance(self, t: datetime) -> list[Event]:
+        """Fire every timer due at or before ``t``, in time order; return the new events."""
+        start = len(self.log)
+        if self.state.game_ended:
+            return []
+        while True:
+            nxt = self._next_timer()
+            if nxt is None or nxt[0] > t:
+                break
+            when, kind, arg = nxt
+            ctx = Context(self.state, when, self._emit)
+            if kind == 0:
+                trial = self.state.trial(arg)
+                assert trial is not None
+                trials.expire(ctx, trial)
+            elif kind == 1:
+                self._cutoff(ctx)
+            elif kind == 2:
+                self._close_day(ctx, arg)
+            else:
+                admin.end_play(ctx)
+        return self.log[start:]
+
+    def _close_day(self, ctx: Context, day: int) -> None:
+        """End of ``day`` (R6.2, R6.21, R8.17): reveal on J1, failures, duties, chorus."""
+        g = ctx.g
+        if day == 1:
+            self._reveal(ctx)
+        if day < LAST_DAY:
+            for seat in constraints.failures_due(g, day):
+                unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}")
+        for seat in list(g.players):
+            p = g.players[seat]
+            if p.masked:
+                character_of(p).on_day_closed(ctx, p, day)
+        chorus.decide(ctx, day)
+        ctx.emit(DayClosed(at=ctx.now, day=day))
+
+    def _cutoff(self, ctx: Context) -> None:
+        """J13 13:13 (R3.3, R6.5): J13 failures and duties."""
+        g = ctx.g
+        for seat in constraints.failures_due(g, LAST_DAY):
+            unmask(ctx, seat, "constraint", "R6.5", detail="J13")
+        for seat in list(g.players):
+            p = g.players[seat]
+            if p.masked:
+                character_of(p).on_cutoff(ctx, p)
+        ctx.emit(CutoffPassed(at=ctx.now))
+
+    def _reveal(self, ctx: Context) -> None:
+        """The role reveal at the end of J1 (R1.8)."""
+        g = ctx.g
+        for seat, p in g.players.items():
+            module = character_of(p)
+            visible = module.visible_set(g, p)
+            names = ", ".join(french_name(c) for c in sorted(visible)) or "aucun"
+            ctx.tell(
+                [seat],
+                "role_reveal",
+                f"Vous incarnez : {french_name(p.character or 'extra')}. "
+                f"Personnages à démasquer : {names}.",
+                character=p.character,
+                characters=visible,
+            )
+
+    # -- commands -----------------------------------------------------------------------
+    def execute(self, cmd: Command) -> list[Event]:
+        """Fire due timers, then check and apply ``cmd``; return the events it recorded.
+
+        Raises:
+            RuleViolation: the command is refused; timers fired before it stay, the
+                command itself changed nothing.
+        """
+        g = self.state
+        if g.clock is not None and cmd.at < g.clock:
+            raise RuleViolation(
+                "invalid_argument",
+                f"Heure antérieure au dernier événement ({format_time(g.start, g.clock)}).",
+            )
+        self.advance(cmd.at)
+        start = len(self.log)
+        entry = self._actions.get(cmd.action)
+        if entry is None:
+            raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
+        who, handler = entry
+        ctx = Context(g, cmd.at, self._emit)
+        if who == "game_master":
+            if not g.is_game_master(cmd.by):
+                raise RuleViolation("not_game_master", f"{cmd.by} n'est pas MJ de cette partie.")
+            if g.game_ended:
+                raise RuleViolation("game_not_running", "La partie est close.")
+            handler(ctx, cmd, cmd.by)
+        else:
+            seat = g.seat_of(cmd.by)
+            if seat is None:
+                if g.is_game_master(cmd.by):
+                    raise RuleViolation(
+                        "not_allowed", f"{cmd.by} est MJ : cette action est celle d'un joueur."
+                    )
+                trials.player_seat(g, cmd.by)
+                raise AssertionError("unreachable")
+            handler(ctx, cmd, seat)
+        return self.log[start:]
+
+    def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:
+        """Shorthand for ``execute(Command(verb, by, at, args))``."""
+        return self.execute(Command(verb, by, at, args))

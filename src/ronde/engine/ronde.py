@@ -1,0 +1,70 @@
+"""The Ronde: a secret circle of slots, walked forward and backward (R2).
+
+A slot is named by its Character id (the two Decorators share ``decorators``).
+"""
+
+from __future__ import annotations
+
+from .options import option
+from .state import GameState
+
+
+def slot_live(g: GameState, character: str) -> bool:
+    """Whether a slot is live: one of its Characters still masked (R2.5, A5)."""
+    holders = g.holders.get(character, [])
+    masked = [s for s in holders if g.players[s].masked and g.players[s].character == character]
+    if character == "decorators" and option(g.options, "A5") == "first":
+        return bool(holders) and len(masked) == len(holders)
+    return bool(masked)
+
+
+def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
+    ronde = g.ronde
+    n = len(ronde)
+    if slot not in ronde or k <= 0:
+        return []
+    i = ronde.index(slot)
+    out: list[str] = []
+    for d in range(1, n):
+        c = ronde[(i + step * d) % n]
+        if slot_live(g, c):
+            out.append(c)
+            if len(out) == k:
+                break
+    return out
+
+
+def forward(g: GameState, slot: str, k: int) -> list[str]:
+    """Forward(s, k): the first k live slots after ``slot``, one turn at most (R2.6)."""
+    return _walk(g, slot, k, 1)
+
+
+def backward(g: GameState, slot: str, k: int) -> list[str]:
+    """Backward(s, k): the same walk the other way (R2.6)."""
+    return _walk(g, slot, k, -1)
+
+
+def boost_on(g: GameState) -> bool:
+    """More than half of the Extras unmasked (R2.8, A6)."""
+    if g.n_extras == 0:
+        return False
+    count = (
+        g.original_extra_unmaskings
+        if option(g.options, "A6") == "original"
+        else (g.extra_unmaskings)
+    )
+    return 2 * count > g.n_extras
+
+
+def window(g: GameState, base: int = 6, *, standard: bool = True) -> int:
+    """The window size k: ``base``, plus one with the boost (R2.8; A7 for other windows)."""
+    if not boost_on(g):
+        return base
+    if standard or option(g.options, "A7") == "all_windows":
+        return base + 1
+    return base
+
+
+def masked_ronde_characters(g: GameState) -> list[str]:
+    """Every Ronde Character still masked (live slots), in no meaningful order."""
+    return sorted(c for c in g.ronde if slot_live(g, c))

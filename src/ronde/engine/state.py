@@ -1,0 +1,217 @@
+"""The state of a game, rebuilt from its events (never read directly by the UI).
+
+Everything outside the engine reads the state through :mod:`ronde.engine.views`.
+Times are timezone-aware datetimes (Europe/Paris).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from .clock import LAST_DAY, TRIAL_WINDOW, day_of, day_start
+from .items import ItemCatalog
+from .names import normalize
+from .options import option
+
+CHORUS = "chorus"
+
+
+@dataclass(slots=True)
+class Complaint:
+    """A recorded complaint (R5.3); ``author`` is a seat or ``"chorus"``."""
+
+    author: str
+    at: datetime
+    anonymous: bool
+    null: bool
+    compelled: bool
+    scores: bool
+    members: tuple[str, ...]
+    late: bool
+    kind: str = ""
+
+
+@dataclass(slots=True)
+class Trial:
+    """A trial (R4): its opening, complaints and ending."""
+
+    number: int
+    opener: str
+    accused: tuple[str, ...]
+    supposed: str
+    anonymous: bool
+    arguments: str
+    opened_at: datetime
+    members: tuple[str, ...]
+    complaints: list[Complaint] = field(default_factory=list)
+    status: str = "open"
+    truth: bool | None = None
+    concluded: bool = False
+    ended_at: datetime | None = None
+    announced: bool = False
+    posters: set[str] = field(default_factory=set)
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def deadline(self) -> datetime:
+        """t0 + 24 h, elapsed time (R3.6, R4.6)."""
+        return self.opened_at + TRIAL_WINDOW
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    def valid(self) -> list[Complaint]:
+        """The valid (non-null) complaints, in recording order (R5.3)."""
+        return [c for c in self.complaints if not c.null]
+
+    def complained(self, seat: str) -> bool:
+        return any(c.author == seat for c in self.complaints)
+
+
+@dataclass(slots=True)
+class ScoreLine:
+    """One line of a player's score (Section 9)."""
+
+    points: int
+    reason: str
+    rule: str
+    at: datetime
+    trial: int | None
+
+
+@dataclass(slots=True)
+class Player:
+    """A seat: one player and his Character (R1.10). ``seat`` is the first pseudo."""
+
+    seat: str
+    pseudo: str
+    original: str
+    character: str | None
+    masked: bool = True
+    new_extra: bool = False
+    alive: bool = True
+    unofficial: str | None = None
+    unofficial_rule: str = ""
+    unmask_count: int = 0
+    unmasked_at: datetime | None = None
+    transfigured_day: int | None = None
+    actions: dict[int, list[tuple[str, int, bool]]] = field(default_factory=dict)
+    learned: dict[str, str] = field(default_factory=dict)
+    told_targets: set[str] = field(default_factory=set)
+    joker_days: dict[int, str] = field(default_factory=dict)
+    rehearsal_days: set[int] = field(default_factory=set)
+    rehearsal_posts: int = 0
+    forum_days: set[int] = field(default_factory=set)
+    guess: tuple[str, ...] | None = None
+    lines: list[ScoreLine] = field(default_factory=list)
+    points: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        """Masked and not unofficially unmasked (R4.15)."""
+        return self.masked and self.unofficial is None
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything that happened in one game, as the engine knows it."""
+
+    start: date
+    game_masters: tuple[str, ...]
+    options: dict[str, str]
+    seed: int
+    ronde: tuple[str, ...]
+    players: dict[str, Player]
+    catalog: ItemCatalog
+    holders: dict[str, list[str]] = field(default_factory=dict)
+    index: dict[str, str] = field(default_factory=dict)
+    gm_index: dict[str, str] = field(default_factory=dict)
+    trials: list[Trial] = field(default_factory=list)
+    clock: datetime | None = None
+    days_closed: int = 0
+    cutoff_done: bool = False
+    play_ended: bool = False
+    game_ended: bool = False
+    n_extras: int = 0
+    extra_unmaskings: int = 0
+    original_extra_unmaskings: int = 0
+    secretary: str | None = None
+    unmask_order: list[str] = field(default_factory=list)
+    chorus_votes: dict[int, dict[str, tuple[str, dict[str, Any]]]] = field(default_factory=dict)
+    chorus_decisions: list[tuple[int, str, dict[str, Any], tuple[str, ...]]] = field(
+        default_factory=list
+    )
+    asleep: dict[int, set[str]] = field(default_factory=dict)
+    investigations: list[tuple[int, str, str, tuple[str, ...], bool]] = field(default_factory=list)
+    constraint_failures: list[tuple[str, int, datetime]] = field(default_factory=list)
+    exemptions: dict[str, set[int]] = field(default_factory=dict)
+    themes: dict[int, str] = field(default_factory=dict)
+    gm_items: dict[str, list[str]] = field(default_factory=dict)
+    items_log: list[tuple[datetime, str, str, tuple[str, ...]]] = field(default_factory=list)
+    boxes_scored: dict[str, int] = field(default_factory=dict)
+    first_right_guess: str | None = None
+    flags: dict[str, Any] = field(default_factory=dict)
+    messages: list[tuple[datetime, tuple[str, ...], str, str, dict[str, Any], bool]] = field(
+        default_factory=list
+    )
+    event_count: int = 0
+
+    # -- time ---------------------------------------------------------------
+    def day(self, t: datetime | None = None) -> int:
+        """The game day of ``t`` (default: the state's clock)."""
+        when = t if t is not None else self.clock
+        if when is None:
+            return 0
+        return day_of(self.start, when)
+
+    def day_start(self, n: int) -> datetime:
+        return day_start(self.start, n)
+
+    def opt(self, rid: str) -> str:
+        """The value of house rule ``rid`` for this game."""
+        return option(self.options, rid)
+
+    # -- people -------------------------------------------------------------
+    def seat_of(self, name: str) -> str | None:
+        """The seat of a player named by his current pseudo (normalised), or ``None``."""
+        return self.index.get(normalize(name))
+
+    def is_game_master(self, name: str) -> bool:
+        return normalize(name) in self.gm_index
+
+    def pseudo(self, seat: str) -> str:
+        return self.players[seat].pseudo if seat in self.players else seat
+
+    def masked_holders(self, character: str) -> list[str]:
+        """Seats that incarnate ``character`` and are still masked."""
+        return [
+            s
+            for s in self.holders.get(character, ())
+            if self.players[s].masked and self.players[s].character == character
+        ]
+
+    def chorus(self) -> list[str]:
+        """Members of the chorus: unmasked players still alive (R8.5)."""
+        return [s for s, p in self.players.items() if not p.masked and p.alive]
+
+    def masked_seats(self) -> list[str]:
+        return [s for s, p in self.players.items() if p.masked]
+
+    # -- trials -------------------------------------------------------------
+    def trial(self, number: int) -> Trial | None:
+        if 1 <= number <= len(self.trials):
+            return self.trials[number - 1]
+        return None
+
+    def open_trials(self) -> list[Trial]:
+        return [t for t in self.trials if t.status == "open"]
+
+    def end_of_play(self) -> datetime:
+        """When play stops (A12): J13 24:00 by default, J13 13:13 with ``1313_*``."""
+        if self.opt("A12").startswith("1313"):
+            return day_start(self.start, LAST_DAY) + timedelta(hours=13, minutes=13)
+        return day_start(self.start, LAST_DAY + 1)

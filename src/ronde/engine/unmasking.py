@@ -1,0 +1,109 @@
+"""Unmasking and what follows it (R8.1–R8.4, R4.15, A17, R9.15, R8.12)."""
+
+from __future__ import annotations
+
+from .characters import character_of
+from .context import Context
+from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
+from .names import french_name
+from .state import Trial
+
+#: Causes that wait for the end of an open trial against the player (R4.15, R6.4).
+DEFERRED_CAUSES = frozenset({"constraint", "duty"})
+
+CAUSES_FR = {
+    "trial": "Procès juste",
+    "constraint": "contrainte non respectée",
+    "duty": "devoir non accompli",
+    "power": "pouvoir d'un autre personnage",
+    "death": "mort du citoyen",
+}
+
+
+def unmask(
+    ctx: Context,
+    seat: str,
+    cause: str,
+    rule: str,
+    trial: Trial | None = None,
+    *,
+    detail: str = "",
+) -> bool:
+    """Unmask ``seat`` for ``cause`` if the rules let it happen now; return whether it did.
+
+    A player is unmasked at most once per mask (R8.3). Protected characters keep
+    their mask (hook ``escapes_unmasking``). A failed constraint or duty of the
+    accused of an open trial only unmasks him unofficially until that trial
+    ends (R4.15). Consequences: −300 points (R9.15), the public announcement
+    without the author of a power (R8.1), open trials against him become moot
+    (A17), the first unmasked becomes the Secretary (R8.12), visible sets move on
+    (R2.9) and the character's inheritance passes to the chorus (hook ``on_unmasked``).
+    """
+    g = ctx.g
+    p = g.players[seat]
+    if not p.masked:
+        return False
+    module = character_of(p)
+    if module.escapes_unmasking(g, p, cause, trial):
+        return False
+    accused_now = any(seat in t.accused for t in g.open_trials())
+    if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
+        ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
+        return False
+    character = p.character or "extra"
+    ctx.emit(
+        PlayerUnmasked(
+            at=ctx.now,
+            player=seat,
+            character=character,
+            cause=cause,
+            rule=rule,
+            trial=trial.number if trial else None,
+        )
+    )
+    ctx.award(
+        seat, -300, f"Démasqué ({french_name(character)})", "R9.15", trial.number if trial else None
+    )
+    why = CAUSES_FR.get(cause, cause)
+    if detail:
+        why = f"{why} ({detail})"
+    ctx.announce(
+        "unmasking",
+        f"{p.pseudo} est démasqué : c'était {french_name(character)}. Cause : {why}.",
+        player=seat,
+        character=character,
+        cause=cause,
+    )
+    _moot_trials(ctx, seat)
+    if g.secretary is None:
+        ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
+    module.on_unmasked(ctx, p)
+    from .visibility import notify_new_targets
+
+    notify_new_targets(ctx)
+    return True
+
+
+def _moot_trials(ctx: Context, seat: str) -> None:
+    """Open trials against a player unmasked otherwise (A17)."""
+    from .trials import end_trial
+
+    mode = ctx.g.opt("A17")
+    for t in ctx.g.open_trials():
+        if seat not in t.accused:
+            continue
+        if mode == "void":
+            end_trial(ctx, t, "void", reason="accusé démasqué autrement (A17)")
+        elif mode == "lapse":
+            end_trial(ctx, t, "lapsed", reason="accusé démasqué autrement (A17)")
+
+
+def settle_unofficial(ctx: Context, t: Trial) -> None:
+    """At a trial's end, unmask its accused who failed a duty meanwhile (R4.15)."""
+    for seat in t.accused:
+        p = ctx.g.players[seat]
+        if p.masked and p.unofficial is not None:
+            unmask(ctx, seat, p.unofficial, p.unofficial_rule or "R4.15")
+
+
+__all__ = ["DEFERRED_CAUSES", "TrialEnded", "settle_unofficial", "unmask"]

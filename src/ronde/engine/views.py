@@ -1,0 +1,359 @@
+"""Per-viewer views: the only way anything outside the engine reads a game (R1.12).
+
+``view(g, viewer)`` returns plain data (dicts, lists, strings, numbers) holding
+exactly what that viewer may know: the game masters see everything, a player
+sees his own character, his legal targets (never their order in the Ronde),
+what the rules told him, and the public board; the public sees the board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .characters import character_of
+from .clock import format_time
+from .constraints import constraint_range, covered
+from .names import french_name
+from .ronde import boost_on, window
+from .state import CHORUS, GameState, Player, Trial
+from .trials import legal_targets, quota_refusal
+
+PUBLIC = "public"
+GAME_MASTER = "game_master"
+
+View = dict[str, Any]
+
+
+def public_identities(g: GameState) -> dict[str, str]:
+    """Seat -> character known to every participant: the unmasked (with the character
+    they had) and identities made public by a rule (e.g. the Diva, R7.14.1)."""
+    out: dict[str, str] = {}
+    for _at, _to, kind, _text, data, public in g.messages:
+        if public and kind == "unmasking":
+            out[str(data["player"])] = str(data["character"])
+    for seat in list(out):
+        if g.players[seat].masked:
+            # transfigured since: his new mask is secret again
+            out.pop(seat)
+    for seat, character in g.flags.get("public_identities", {}).items():
+        if g.players[seat].masked and g.players[seat].character == character:
+            out[seat] = character
+    return out
+
+
+def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
+    ended = t.status != "open"
+    complaints = []
+    for c in t.complaints:
+        if c.anonymous and c.author != viewer:
+            continue
+        complaints.append(
+            {
+                "author": "chœur" if c.author == CHORUS else g.pseudo(c.author),
+                "anonymous": c.anonymous,
+                "time": format_time(g.start, c.at),
+            }
+        )
+    out: View = {
+        "number": t.number,
+        "accused": [g.pseudo(s) for s in t.accused],
+        "supposed": t.supposed,
+        "supposed_fr": french_name(t.supposed),
+        "opener": (
+            None
+            if t.anonymous and t.opener != viewer
+            else ("chœur" if t.opener == CHORUS else g.pseudo(t.opener))
+        ),
+        "anonymous": t.anonymous,
+        "opened": format_time(g.start, t.opened_at),
+        "deadline": format_time(g.start, t.deadline),
+        "status": t.status if ended and (t.concluded or t.status != "open") else "open",
+        "complaints": complaints,
+        "arguments": t.arguments,
+    }
+    if ended:
+        out["anonymous_published"] = sum(1 for c in t.complaints if c.anonymous)
+        if t.concluded:
+            nulls = sum(1 for c in t.complaints if c.null)
+            out["null_notice"] = nulls if g.opt("A19") == "count" else bool(nulls)
+    return out
+
+
+def _messages_for(g: GameState, seat: str) -> list[View]:
+    out = []
+    for at, to, kind, text, _data, public in g.messages:
+        if public or seat in to:
+            out.append(
+                {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
+            )
+    return out
+
+
+def _known(g: GameState, p: Player) -> dict[str, str]:
+    known = {g.pseudo(s): c for s, c in public_identities(g).items()}
+    for other, character in p.learned.items():
+        known[g.pseudo(other)] = character
+    return known
+
+
+def player_view(g: GameState, seat: str) -> View:
+    """What the player at ``seat`` may know now."""
+    p = g.players[seat]
+    revealed = g.days_closed >= 1
+    module = character_of(p)
+    me: View = {
+        "pseudo": p.pseudo,
+        "masked": p.masked,
+        "alive": p.alive,
+        "unofficially_unmasked": p.unofficial is not None,
+        "asleep_today": seat in g.asleep.get(g.day(), set()),
+    }
+    if revealed or not p.masked:
+        me.update(
+            {
+                "character": p.character if p.masked else None,
+                "character_fr": french_name(p.character) if p.character else None,
+                "new_extra": p.new_extra,
+                "constraint": module.constraint_fr,
+                "power": module.power_fr,
+                "jokers_used": sorted(p.joker_days),
+            }
+        )
+        me.update(module.private_view(g, p))
+    targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
+    day = g.day()
+    used = len(p.actions.get(day, []))
+    can_act = (
+        p.masked
+        and p.unofficial is None
+        and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
+    )
+    out: View = {
+        "viewer": p.pseudo,
+        "kind": "player",
+        "day": day,
+        "time": format_time(g.start, g.clock) if g.clock else "",
+        "me": me,
+        "targets": targets,
+        "targets_fr": sorted(french_name(c) for c in targets),
+        "quota": {"used_today": used, "can_act": bool(can_act)},
+        "known": _known(g, p),
+        "trials": [_trial_public(g, t, seat) for t in g.trials],
+        "messages": _messages_for(g, seat),
+        "guess_made": p.guess is not None,
+    }
+    if g.opt("A70") in ("own_score", "public") or g.game_ended:
+        out["points"] = p.points
+        out["lines"] = [
+            {"points": line.points, "reason": line.reason, "rule": line.rule} for line in p.lines
+        ]
+    if not p.masked and p.alive:
+        out["chorus"] = chorus_view(g, seat)
+    if g.opt("A70") == "public" or g.game_ended:
+        out["scoreboard"] = scoreboard(g)
+    return out
+
+
+def chorus_view(g: GameState, seat: str) -> View:
+    """What a member of the chorus sees: members, Secretary, today's votes (R8.5, R8.6)."""
+    from .chorus import available
+
+    day = g.day()
+    votes = g.chorus_votes.get(day, {})
+    return {
+        "members": sorted(g.pseudo(s) for s in g.chorus()),
+        "secretary": g.pseudo(g.secretary) if g.secretary else None,
+        "available": sorted(available(g)),
+        "votes_today": {
+            g.pseudo(s): {
+                "action": a,
+                "args": {k: (g.pseudo(v) if k == "player" else v) for k, v in args.items()},
+            }
+            for s, (a, args) in votes.items()
+        },
+        "investigations": [
+            {"day": d, "player": g.pseudo(s), "character": c}
+            for d, s, c, members, _ok in g.investigations
+            if seat in members
+        ],
+    }
+
+
+def public_view(g: GameState) -> View:
+    """The public board: trials, verdicts, the unmasked and their cause, announcements."""
+    return {
+        "kind": PUBLIC,
+        "day": g.day(),
+        "time": format_time(g.start, g.clock) if g.clock else "",
+        "trials": [_trial_public(g, t, None) for t in g.trials],
+        "known": {g.pseudo(s): c for s, c in public_identities(g).items()},
+        "announcements": [
+            {"time": format_time(g.start, at), "kind": kind, "text": text}
+            for at, _to, kind, text, _d, public in g.messages
+            if public
+        ],
+        "ended": g.game_ended,
+        **({"scoreboard": scoreboard(g)} if g.opt("A70") == "public" or g.game_ended else {}),
+    }
+
+
+def scoreboard(g: GameState) -> list[View]:
+    """Players ranked by score, ties sharing a rank (A72)."""
+    rows = sorted(g.players.values(), key=lambda p: (-p.points, p.pseudo.casefold()))
+    out: list[View] = []
+    rank = 0
+    last: int | None = None
+    for i, p in enumerate(rows, 1):
+        if p.points != last:
+            rank, last = i, p.points
+        out.append({"rank": rank, "player": p.pseudo, "points": p.points})
+    return out
+
+
+def game_master_view(g: GameState) -> View:
+    """Everything, plus what the game masters must do today."""
+    day = g.day()
+    players = []
+    for seat, p in g.players.items():
+        span = constraint_range(g, p)
+        players.append(
+            {
+                "pseudo": p.pseudo,
+                "seat": seat,
+                "character": p.character,
+                "original": p.original,
+                "masked": p.masked,
+                "new_extra": p.new_extra,
+                "unofficial": p.unofficial,
+                "alive": p.alive,
+                "targets": sorted(legal_targets(g, p, anonymous=False)),
+                "points": p.points,
+                "constraint_today": bool(span and span[0] <= day <= span[1])
+                and not covered(g, seat, day),
+                "jokers": sorted(p.joker_days),
+                "actions_today": len(p.actions.get(day, [])),
+            }
+        )
+    trials = []
+    for t in g.trials:
+        trials.append(
+            {
+                **_trial_public(g, t, None),
+                "opener": "chœur" if t.opener == CHORUS else g.pseudo(t.opener),
+                "truth_now": None,
+                "complaints": [
+                    {
+                        "author": "chœur" if c.author == CHORUS else g.pseudo(c.author),
+                        "anonymous": c.anonymous,
+                        "null": c.null,
+                        "compelled": c.compelled,
+                        "late": c.late,
+                        "time": format_time(g.start, c.at),
+                    }
+                    for c in t.complaints
+                ],
+                "valid": len(t.valid()),
+                "status": t.status,
+                "truth": t.truth,
+                "announced": t.announced,
+            }
+        )
+    return {
+        "kind": GAME_MASTER,
+        "day": day,
+        "time": format_time(g.start, g.clock) if g.clock else "",
+        "ronde": list(g.ronde),
+        "window": window(g),
+        "boost": boost_on(g),
+        "options": dict(g.options),
+        "players": players,
+        "trials": trials,
+        "secretary": g.pseudo(g.secretary) if g.secretary else None,
+        "todo": todo(g),
+        "messages": [
+            {
+                "time": format_time(g.start, at),
+                "to": [g.pseudo(s) for s in to],
+                "kind": kind,
+                "text": text,
+                "public": public,
+            }
+            for at, to, kind, text, _d, public in g.messages
+        ],
+        "scoreboard": scoreboard(g),
+    }
+
+
+def todo(g: GameState) -> list[str]:
+    """What the game masters must rule on or send today (French)."""
+    day = g.day()
+    out: list[str] = []
+    for t in g.trials:
+        if t.concluded and not t.announced:
+            out.append(f"Annoncer le verdict du Procès n°{t.number} ({t.status}).")
+    if (
+        1 <= day <= 13
+        and day not in g.themes
+        and any(p.masked and p.character == "extra" for p in g.players.values())
+    ):
+        out.append(f"Donner le thème du J{day} aux Figurants.")
+    for p in g.players.values():
+        if p.masked:
+            for item in character_of(p).game_master_todo(g, p, day):
+                out.append(f"{p.pseudo} : {item}")
+    return out
+
+
+def view(g: GameState, viewer: str) -> View:
+    """The view of ``viewer``: ``"public"``, ``"game_master"`` (or a game master's
+    name), or a player's pseudo.
+
+    Raises:
+        KeyError: ``viewer`` is none of these.
+    """
+    if viewer == PUBLIC:
+        return public_view(g)
+    if viewer == GAME_MASTER or g.is_game_master(viewer):
+        return game_master_view(g)
+    seat = g.seat_of(viewer)
+    if seat is None:
+        raise KeyError(viewer)
+    return player_view(g, seat)
+
+
+def player_brief(g: GameState, seat: str) -> View:
+    """A compact player view for bots (a subset of :func:`player_view`): his targets,
+    whether he can act, the open trials as the public sees them, and known identities."""
+    p = g.players[seat]
+    day = g.day()
+    open_trials = []
+    for t in g.trials:
+        if t.status != "open" and not (t.concluded and not t.announced):
+            continue
+        open_trials.append(
+            {
+                "number": t.number,
+                "accused": [g.pseudo(s) for s in t.accused],
+                "supposed": t.supposed,
+                "mine": t.opener == seat or t.complained(seat),
+                "public_complaints": sum(1 for c in t.complaints if not c.anonymous),
+                "open": t.status == "open",
+            }
+        )
+    return {
+        "pseudo": p.pseudo,
+        "masked": p.masked,
+        "character": p.character if p.masked else None,
+        "new_extra": p.new_extra,
+        "chorus": (not p.masked) and p.alive,
+        "day": day,
+        "targets": sorted(legal_targets(g, p, anonymous=p.new_extra)) if p.masked else [],
+        "can_act": p.masked
+        and p.unofficial is None
+        and seat not in g.asleep.get(day, set())
+        and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None,
+        "open_trials": open_trials,
+        "known": {g.pseudo(s): c for s, c in public_identities(g).items()}
+        | {g.pseudo(o): c for o, c in p.learned.items()},
+        "masked_players": sorted(q.pseudo for q in g.players.values() if q.masked),
+    }

@@ -1,0 +1,389 @@
+"""Scenario files: load, run and check them (``scenarios/FORMAT.md``; ``ronde check``).
+
+A malformed file raises :class:`ScenarioError` naming the file, the line and the
+problem; a rules mismatch is a failed scenario (first mismatch only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .catalog import default_catalog
+from .engine.clock import PARIS, parse_time
+from .engine.commands import Command
+from .engine.errors import RuleViolation
+from .engine.game import Game
+from .engine.names import resolve_character
+from .engine.state import GameState
+from .engine.trials import legal_targets
+from .engine.views import public_identities
+
+STEP_KEYS = {"at", "by", "do", "expect", "expect_error", "expect_answer"}
+EXPECT_KEYS = {
+    "trials",
+    "unmasked",
+    "characters",
+    "targets",
+    "points",
+    "learned",
+    "public",
+    "secretary",
+}
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be read or is not a valid scenario."""
+
+    def __init__(self, path: Path, line: int | None, problem: str) -> None:
+        where = f"{path}:{line}" if line else str(path)
+        super().__init__(f"{where}: {problem}")
+        self.path, self.line, self.problem = path, line, problem
+
+
+@dataclass
+class Step:
+    """One step: an action (``do``) and/or checks (``expect``) at a time."""
+
+    index: int
+    line: int | None
+    at: datetime
+    by: str | None
+    action: str | None
+    args: dict[str, Any]
+    expect_error: str | None
+    expect_answer: str | None
+    expect: dict[str, Any]
+
+
+@dataclass
+class Scenario:
+    """A parsed scenario file."""
+
+    path: Path
+    name: str
+    rules: list[str]
+    start: date
+    cast: dict[str, str]
+    ronde: list[str]
+    game_masters: list[str]
+    options: dict[str, Any]
+    steps: list[Step] = field(default_factory=list)
+    seed: int = 0
+
+
+@dataclass
+class Outcome:
+    """The result of running one scenario."""
+
+    path: Path
+    passed: bool
+    step: int | None = None
+    message: str = ""
+
+    def line(self) -> str:
+        if self.passed:
+            return f"PASS {self.path}"
+        return f"FAIL {self.path}: step {self.step}: {self.message}"
+
+
+def _step_lines(text: str) -> list[int | None]:
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return []
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    for key, value in root.value:
+        if getattr(key, "value", None) == "steps" and isinstance(value, yaml.SequenceNode):
+            return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def _time(value: object, start: date, path: Path, line: int | None) -> datetime:
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=PARIS)
+    try:
+        return parse_time(str(value), start)
+    except ValueError as exc:
+        raise ScenarioError(path, line, str(exc)) from None
+
+
+def load(path: Path) -> Scenario:
+    """Read and validate a scenario file.
+
+    Raises:
+        ScenarioError: unreadable file, bad YAML, or a structure FORMAT.md does not allow.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(path, None, f"fichier illisible : {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ScenarioError(path, line, f"YAML invalide : {problem}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(
+            path, 1, "un scénario est un dictionnaire YAML (name, rules, game, steps)"
+        )
+    game = data.get("game")
+    if not isinstance(game, dict):
+        raise ScenarioError(path, None, "clé « game » manquante ou invalide")
+    for key in ("start", "ronde", "cast"):
+        if key not in game:
+            raise ScenarioError(path, None, f"game.{key} manquant")
+    start_raw = game["start"]
+    try:
+        start = start_raw if isinstance(start_raw, date) else date.fromisoformat(str(start_raw))
+    except ValueError:
+        raise ScenarioError(path, None, f"game.start illisible : {start_raw!r}") from None
+    if isinstance(start, datetime):
+        start = start.date()
+    cast = game["cast"]
+    ronde = game["ronde"]
+    if not isinstance(cast, dict) or not isinstance(ronde, list):
+        raise ScenarioError(path, None, "game.cast est un dictionnaire et game.ronde une liste")
+    steps_raw = data.get("steps") or []
+    if not isinstance(steps_raw, list):
+        raise ScenarioError(path, None, "« steps » doit être une liste")
+    lines = _step_lines(text)
+    scenario = Scenario(
+        path=path,
+        name=str(data.get("name", path.stem)),
+        rules=[str(r) for r in data.get("rules") or []],
+        start=start,
+        cast={str(k): str(v) for k, v in cast.items()},
+        ronde=[str(c) for c in ronde],
+        game_masters=[str(m) for m in game.get("game_masters") or ["Mj"]],
+        options=dict(game.get("options") or {}),
+        seed=int(game.get("seed", 0) or 0),
+    )
+    previous: datetime | None = None
+    for i, raw in enumerate(steps_raw, 1):
+        line = lines[i - 1] if i - 1 < len(lines) else None
+        if not isinstance(raw, dict):
+            raise ScenarioError(path, line, f"l'étape {i} n'est pas un dictionnaire")
+        if "at" in raw:
+            at = _time(raw["at"], start, path, line)
+        elif previous is not None:
+            at = previous
+        else:
+            raise ScenarioError(path, line, f"l'étape {i} n'a pas d'heure (« at »)")
+        if previous is not None and at < previous:
+            raise ScenarioError(path, line, f"l'étape {i} remonte le temps")
+        previous = at
+        action = raw.get("do")
+        expect = raw.get("expect") or {}
+        if action is None and not expect:
+            raise ScenarioError(path, line, f"l'étape {i} n'a ni « do » ni « expect »")
+        if not isinstance(expect, dict):
+            raise ScenarioError(path, line, "« expect » doit être un dictionnaire")
+        unknown = set(expect) - EXPECT_KEYS
+        if unknown:
+            raise ScenarioError(
+                path, line, f"vérification inconnue : {', '.join(map(str, unknown))}"
+            )
+        if action is not None and "by" not in raw:
+            raise ScenarioError(path, line, f"l'étape {i} n'a pas d'auteur (« by »)")
+        answer = raw.get("expect_answer")
+        if isinstance(answer, bool):
+            answer = "yes" if answer else "no"
+        scenario.steps.append(
+            Step(
+                index=i,
+                line=line,
+                at=at,
+                by=str(raw["by"]) if "by" in raw else None,
+                action=str(action) if action is not None else None,
+                args={k: v for k, v in raw.items() if k not in STEP_KEYS},
+                expect_error=str(raw["expect_error"]) if "expect_error" in raw else None,
+                expect_answer=str(answer) if answer is not None else None,
+                expect=expect,
+            )
+        )
+    return scenario
+
+
+def build_game(s: Scenario) -> Game:
+    """A fresh game for a scenario.
+
+    Raises:
+        ScenarioError: the setup is invalid (unknown character, bad cast ...).
+    """
+    try:
+        return Game.create(
+            start=s.start,
+            cast=s.cast,
+            ronde=s.ronde,
+            catalog=default_catalog(),
+            seed=s.seed,
+            players=list(s.cast),
+            game_masters=s.game_masters,
+            options=s.options,
+        )
+    except RuleViolation as rv:
+        raise ScenarioError(s.path, None, f"partie invalide : {rv.message}") from None
+
+
+def run(s: Scenario) -> Outcome:
+    """Run a scenario on a fresh game; the first mismatch fails it."""
+    game = build_game(s)
+    for step in s.steps:
+        game.advance(step.at)
+        if step.action is not None:
+            problem = _do(game, step)
+            if problem:
+                return Outcome(s.path, False, step.index, problem)
+        for key, expected in step.expect.items():
+            problem = check(game.state, key, expected)
+            if problem:
+                return Outcome(s.path, False, step.index, problem)
+    return Outcome(s.path, True)
+
+
+def _do(game: Game, step: Step) -> str | None:
+    assert step.action is not None and step.by is not None
+    before = len(game.log)
+    cmd = Command(step.action, step.by, step.at, step.args)
+    try:
+        events = game.execute(cmd)
+    except RuleViolation as rv:
+        if step.expect_error is None:
+            return f"expected {step.action} to be accepted, got refusal {rv.code} ({rv.message})"
+        if rv.code != step.expect_error:
+            return f"expected refusal {step.expect_error}, got refusal {rv.code} ({rv.message})"
+        if len(game.log) != before:
+            return "expected a refused action to change nothing, got new events"
+        return None
+    if step.expect_error is not None:
+        return f"expected refusal {step.expect_error}, got the action accepted"
+    if step.expect_answer is not None:
+        answers = [e for e in events if getattr(e, "kind", None) == "answer" and hasattr(e, "data")]
+        got = str(getattr(answers[-1], "data", {}).get("answer")) if answers else "no answer"
+        if got != step.expect_answer:
+            return f"expected answer {step.expect_answer}, got {got}"
+    return None
+
+
+def _seat(g: GameState, name: object) -> str | None:
+    return g.seat_of(str(name))
+
+
+def _norm_char(value: object) -> str:
+    text = str(value)
+    if text.casefold() == "none":
+        return "none"
+    try:
+        return resolve_character(text)
+    except RuleViolation:
+        return text
+
+
+def check(g: GameState, key: str, expected: Any) -> str | None:
+    """Compare one ``expect`` entry with the state; return a mismatch or ``None``."""
+    if key == "trials":
+        for number, status in dict(expected).items():
+            t = g.trial(int(number))
+            got = t.status if t else "no such trial"
+            if got != str(status):
+                return f"expected trial {number} {status}, got {got}"
+    elif key == "unmasked":
+        want_names = {str(x) for x in expected or []}
+        got_names = {p.pseudo for p in g.players.values() if not p.masked}
+        if {x.casefold() for x in want_names} != {x.casefold() for x in got_names}:
+            return f"expected unmasked {sorted(want_names)}, got {sorted(got_names)}"
+    elif key == "characters":
+        for name, character in dict(expected).items():
+            seat = _seat(g, name)
+            if seat is None:
+                return f"expected player {name}, got no such player"
+            got = g.players[seat].character or "none"
+            if got != _norm_char(character):
+                return f"expected {name} to be {character}, got {got}"
+    elif key == "targets":
+        for name, characters in dict(expected).items():
+            seat = _seat(g, name)
+            if seat is None:
+                return f"expected player {name}, got no such player"
+            p = g.players[seat]
+            got_set = legal_targets(g, p, anonymous=False) | legal_targets(g, p, anonymous=True)
+            want_set = {_norm_char(c) for c in characters or []}
+            if got_set != want_set:
+                return f"expected targets of {name} {sorted(want_set)}, got {sorted(got_set)}"
+    elif key == "points":
+        for name, points in dict(expected).items():
+            seat = _seat(g, name)
+            if seat is None:
+                return f"expected player {name}, got no such player"
+            got_points = g.players[seat].points
+            if got_points != int(points):
+                return f"expected {name} to have {points} points, got {got_points}"
+    elif key == "learned":
+        for name, others in dict(expected).items():
+            seat = _seat(g, name)
+            if seat is None:
+                return f"expected player {name}, got no such player"
+            for other, character in dict(others).items():
+                oseat = _seat(g, other)
+                got = g.players[seat].learned.get(oseat or "", "nothing")
+                if got != _norm_char(character):
+                    return f"expected {name} to have learned {other} is {character}, got {got}"
+    elif key == "public":
+        known = public_identities(g)
+        for name, character in dict(expected).items():
+            seat = _seat(g, name)
+            got = known.get(seat or "", "nothing")
+            if got != _norm_char(character):
+                return f"expected {name} publicly known as {character}, got {got}"
+    elif key == "secretary":
+        got = g.pseudo(g.secretary) if g.secretary else "none"
+        if str(expected).casefold() != got.casefold():
+            return f"expected secretary {expected}, got {got}"
+    return None
+
+
+def collect(paths: Iterable[Path]) -> list[Path]:
+    """Every ``*.yaml`` file given, folders searched recursively, sorted."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        else:
+            out.append(p)
+    return out
+
+
+def check_paths(paths: Iterable[Path]) -> tuple[list[Outcome], list[ScenarioError]]:
+    """Run every scenario under ``paths``; return outcomes and unreadable files."""
+    outcomes: list[Outcome] = []
+    errors: list[ScenarioError] = []
+    for path in collect(paths):
+        try:
+            scenario = load(path)
+            outcomes.append(run(scenario))
+        except ScenarioError as exc:
+            errors.append(exc)
+    return outcomes, errors
+
+
+def rule_ids(paths: Iterable[Path]) -> Mapping[str, list[Path]]:
+    """Rule ids named by the ``rules:`` of the scenarios under ``paths``."""
+    out: dict[str, list[Path]] = {}
+    for path in collect(paths):
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict):
+            for rid in data.get("rules") or []:
+                out.setdefault(str(rid), []).append(path)
+    return out

@@ -1,0 +1,64 @@
+"""Drawing a cast and a Ronde (R1.7, R2.3): the only randomness outside the engine.
+
+The draw uses :mod:`secrets`; its outcome is recorded in the game's first event,
+so a log never draws again on replay.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from .engine.names import CAST_TABLE, RONDE_IDS
+
+FULL_CAST_SIZE = sum(c.players for c in CAST_TABLE)
+
+
+def draw(
+    players: Sequence[str], rng: secrets.SystemRandom | None = None
+) -> tuple[dict[str, str], list[str]]:
+    """Draw characters for ``players`` and a Ronde order; return (cast, ronde).
+
+    The full cast of R1.6 needs 28 players. With fewer, a subset is drawn (A2):
+    up to 6 Extras (a quarter of the players, at least 1) and Ronde Characters
+    drawn at random for the other seats (the Decorators only when two seats remain).
+
+    Raises:
+        ValueError: more than 28 players, or fewer than 3 (French message).
+    """
+    r = rng or secrets.SystemRandom()
+    n = len(players)
+    if n > FULL_CAST_SIZE:
+        raise ValueError(f"{n} joueurs : la distribution complète compte {FULL_CAST_SIZE} places.")
+    if n < 3:
+        raise ValueError("Il faut au moins 3 joueurs.")
+    if n == FULL_CAST_SIZE:
+        chars = list(RONDE_IDS)
+        seats: list[str] = ["extra"] * 6
+        for c in chars:
+            seats.extend([c] * (2 if c == "decorators" else 1))
+    else:
+        n_extras = min(6, max(1, n // 4))
+        seats = ["extra"] * n_extras
+        pool = list(RONDE_IDS)
+        r.shuffle(pool)
+        chars = []
+        for c in pool:
+            room = n - len(seats)
+            need = 2 if c == "decorators" else 1
+            if room >= need:
+                chars.append(c)
+                seats.extend([c] * need)
+            if len(seats) == n:
+                break
+    shuffled = list(players)
+    r.shuffle(shuffled)
+    cast = dict(zip(shuffled, seats, strict=True))
+    ronde = list(chars)
+    r.shuffle(ronde)
+    return cast, ronde
+
+
+def new_seed() -> int:
+    """A fresh seed for the engine's in-game draws (recorded in the log)."""
+    return secrets.randbits(63)

@@ -1,0 +1,300 @@
+"""``ronde simulate``: bots that act only on their own view play whole games.
+
+Bots open trials and complain on their targets, the chorus votes, a game-master
+bot gives themes, announces verdicts, records a small rate of failed
+constraints and transfigures the unmasked into new Extras. Randomness comes
+from a seeded generator (``--seed``) so runs are reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import time as wallclock
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from .catalog import default_catalog
+from .engine.clock import PARIS, at_clock
+from .engine.errors import RuleViolation
+from .engine.events import PlayerUnmasked
+from .engine.game import Game
+from .engine.names import RONDE_IDS, french_name
+from .engine.views import game_master_view, player_brief
+from .setup import draw
+
+SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
+FAIL_RATE = 0.015
+
+
+@dataclass
+class SimResult:
+    """What one simulated game gives to the statistics."""
+
+    game: Game
+    masked_by_day: dict[str, list[float]] = field(default_factory=dict)
+    refused: int = 0
+    actions: int = 0
+
+
+def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
+    res.actions += 1
+    try:
+        game.act(verb, by, at, **args)
+        return True
+    except RuleViolation:
+        res.refused += 1
+        return False
+
+
+def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimResult) -> None:
+    g = game.state
+    v = player_brief(g, seat)
+    me = v["pseudo"]
+    if v["chorus"]:
+        if rng.random() < 0.5 and v["day"] < 13:
+            suspects = [p for p in v["masked_players"] if p not in v["known"]]
+            if suspects:
+                _act(
+                    game,
+                    "chorus_vote",
+                    me,
+                    at,
+                    res,
+                    action="investigate",
+                    player=rng.choice(suspects),
+                    **{"as": rng.choice(list(RONDE_IDS))},
+                )
+        return
+    if not v["can_act"] or not v["targets"]:
+        return
+    targets = set(v["targets"])
+    joinable = [
+        t
+        for t in v["open_trials"]
+        if t["open"] and not t["mine"] and t["supposed"] in targets and me not in t["accused"]
+    ]
+    anonymous = bool(v["new_extra"])
+    if joinable and rng.random() < 0.55:
+        t = max(joinable, key=lambda t: t["public_complaints"] + rng.random())
+        _act(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)
+        return
+    if rng.random() < 0.12:
+        known = v["known"]
+        suspects = [p for p in v["masked_players"] if p != me and p not in known]
+        if not suspects:
+            return
+        supposed = rng.choice(sorted(targets))
+        if supposed == "decorators":
+            return
+        _act(
+            game,
+            "open_trial",
+            me,
+            at,
+            res,
+            against=rng.choice(suspects),
+            anonymous=anonymous,
+            arguments="Son jeu trahit son rôle.",
+            **{"as": supposed},
+        )
+
+
+def _game_master_turn(
+    game: Game, day: int, at: datetime, rng: random.Random, res: SimResult, first: bool
+) -> None:
+    g = game.state
+    gm = g.game_masters[0]
+    v = game_master_view(g)
+    if first and day not in g.themes:
+        _act(
+            game,
+            "set_theme",
+            gm,
+            at,
+            res,
+            day=day,
+            theme=rng.choice(["noix", "pluie", "miroir", "horloge", "lune"]),
+        )
+    for t in v["trials"]:
+        if t["status"] in ("just", "unjust") and not t["announced"]:
+            _act(game, "announce", gm, at, res, trial=t["number"])
+    if first and day >= 2:
+        for p in v["players"]:
+            if p["masked"] and p["constraint_today"] and rng.random() < FAIL_RATE:
+                _act(game, "record_constraint", gm, at, res, player=p["pseudo"], day=day, met=False)
+    vacancies = g.n_extras - sum(
+        1 for q in g.players.values() if q.masked and q.character == "extra"
+    )
+    if vacancies > 0:
+        candidates = [q.pseudo for q in g.players.values() if not q.masked and q.alive]
+        rng.shuffle(candidates)
+        for name in candidates[:vacancies]:
+            _act(game, "transfigure", gm, at, res, player=name)
+
+
+def play(players: int, rng: random.Random, start: date = date(2026, 12, 1)) -> SimResult:
+    """Play one whole game of ``players`` bots; return it with its statistics."""
+    names = [f"Joueur{i:02d}" for i in range(1, players + 1)]
+    draw_rng = random.Random(rng.random())
+    cast, ronde = draw(names, draw_rng)  # type: ignore[arg-type]
+    game = Game.create(
+        start=start,
+        cast=cast,
+        ronde=ronde,
+        catalog=default_catalog(),
+        seed=rng.getrandbits(63),
+        players=names,
+        game_masters=["Mj"],
+    )
+    res = SimResult(game)
+    characters = sorted(set(cast.values()))
+    res.masked_by_day = {c: [] for c in characters}
+    order = list(game.state.players)
+    for day in range(1, 14):
+        for i, (hour, minute) in enumerate(SLOTS):
+            at = at_clock(start, day, hour, minute)
+            game.advance(at)
+            _game_master_turn(game, day, at, rng, res, first=i == 0)
+            if day >= 2:
+                rng.shuffle(order)
+                for seat in order:
+                    if rng.random() < 0.35:
+                        _bot_turn(game, seat, at, rng, res)
+                if i == 1:
+                    for seat in order:
+                        if rng.random() < 0.7:
+                            _act(game, "rehearse", game.state.pseudo(seat), at, res)
+        g = game.state
+        for c in characters:
+            holders = [s for s, p in g.players.items() if p.original == c]
+            masked = sum(1 for s in holders if g.players[s].masked and g.players[s].character == c)
+            res.masked_by_day[c].append(masked / len(holders) if holders else 0.0)
+    end = at_clock(start, 13, 23, 30)
+    game.advance(end)
+    _act(game, "end_game", "Mj", end, res)
+    return res
+
+
+def _print_game(console: Console, res: SimResult) -> None:
+    g = res.game.state
+    current = None
+    for at, _to, _kind, text, _data, public in g.messages:
+        if not public:
+            continue
+        day = g.day(at)
+        if day != current:
+            current = day
+            console.rule(f"J{day}")
+        console.print(f"{at.astimezone(PARIS).strftime('%H:%M')}  {text}", highlight=False)
+    table = Table(title="Classement final")
+    for col in ("Rang", "Joueur", "Personnage", "Points"):
+        table.add_column(col)
+    ranked = sorted(g.players.values(), key=lambda p: (-p.points, p.pseudo))
+    rank, last = 0, None
+    for i, p in enumerate(ranked, 1):
+        if p.points != last:
+            rank, last = i, p.points
+        table.add_row(str(rank), p.pseudo, french_name(p.original), str(p.points))
+    console.print(table)
+
+
+def run_cli(
+    console: Console,
+    *,
+    players: int,
+    games: int,
+    seed: int | None,
+    plot: Path | None,
+    log: Path | None,
+) -> None:
+    """The body of ``ronde simulate``."""
+    rng = random.Random(seed)
+    results: list[SimResult] = []
+    began = wallclock.perf_counter()
+    if games == 1:
+        results.append(play(players, rng))
+        _print_game(console, results[0])
+    else:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("Parties simulées", total=games)
+            for _ in range(games):
+                results.append(play(players, rng))
+                progress.advance(task)
+        _summary(console, results)
+    elapsed = wallclock.perf_counter() - began
+    events = sum(len(r.game.log) for r in results)
+    console.print(
+        f"{len(results)} partie(s), {events} événements en {elapsed:.2f} s "
+        f"({len(results) / elapsed:.1f} parties/s)."
+    )
+    if log is not None:
+        from .store import write_events
+
+        write_events(log, results[-1].game.log)
+        console.print(f"Journal enregistré : {log}")
+    if plot is not None:
+        _plot(results, plot)
+        console.print(f"Graphique enregistré : {plot}")
+
+
+def _summary(console: Console, results: list[SimResult]) -> None:
+    causes: Counter[tuple[str, int]] = Counter()
+    points: dict[str, list[int]] = defaultdict(list)
+    for r in results:
+        g = r.game.state
+        for e in r.game.log:
+            if isinstance(e, PlayerUnmasked):
+                causes[(e.cause, g.day(e.at))] += 1
+        for p in g.players.values():
+            points[p.original].append(p.points)
+    table = Table(
+        title=f"Démasquages par cause et par jour ({len(results)} parties, moyenne par partie)"
+    )
+    table.add_column("Cause")
+    for d in range(1, 15):
+        table.add_column(f"J{d}", justify="right")
+    for cause in sorted({c for c, _ in causes}):
+        table.add_row(cause, *[f"{causes[(cause, d)] / len(results):.2f}" for d in range(1, 15)])
+    console.print(table)
+    ptable = Table(title="Points par personnage (moyenne par joueur)")
+    ptable.add_column("Personnage")
+    ptable.add_column("Moyenne", justify="right")
+    ptable.add_column("Min", justify="right")
+    ptable.add_column("Max", justify="right")
+    for c, values in sorted(points.items(), key=lambda kv: -sum(kv[1]) / len(kv[1])):
+        ptable.add_row(
+            french_name(c), f"{sum(values) / len(values):.0f}", str(min(values)), str(max(values))
+        )
+    console.print(ptable)
+
+
+def _plot(results: list[SimResult], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shares: dict[str, list[list[float]]] = defaultdict(list)
+    for r in results:
+        for c, series in r.masked_by_day.items():
+            shares[c].append(series)
+    fig, ax = plt.subplots(figsize=(10, 6))
+    days = list(range(1, 14))
+    for c, runs in sorted(shares.items()):
+        mean = [sum(run[i] for run in runs) / len(runs) for i in range(13)]
+        ax.plot(days, mean, label=french_name(c))
+    ax.set_xlabel("Jour")
+    ax.set_ylabel("Part encore masquée")
+    ax.set_title(f"Personnages encore masqués ({len(results)} parties)")
+    ax.set_ylim(0, 1.05)
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
