@@ -26,7 +26,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import RONDE_IDS, french_name
-from .engine.views import game_master_view, player_brief
+from .engine.views import game_master_brief, player_brief
 from .setup import draw
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
@@ -109,33 +109,21 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
 def _game_master_turn(
     game: Game, day: int, at: datetime, rng: random.Random, res: SimResult, first: bool
 ) -> None:
-    g = game.state
-    gm = g.game_masters[0]
-    v = game_master_view(g)
-    if first and day not in g.themes:
-        _act(
-            game,
-            "set_theme",
-            gm,
-            at,
-            res,
-            day=day,
-            theme=rng.choice(["noix", "pluie", "miroir", "horloge", "lune"]),
-        )
-    for t in v["trials"]:
-        if t["status"] in ("just", "unjust") and not t["announced"]:
-            _act(game, "announce", gm, at, res, trial=t["number"])
+    gm = game.state.game_masters[0]
+    v = game_master_brief(game.state)
+    if first and not v["theme_set"]:
+        theme = rng.choice(["noix", "pluie", "miroir", "horloge", "lune"])
+        _act(game, "set_theme", gm, at, res, day=day, theme=theme)
+    for number in v["to_announce"]:
+        _act(game, "announce", gm, at, res, trial=number)
     if first and day >= 2:
-        for p in v["players"]:
-            if p["masked"] and p["constraint_today"] and rng.random() < FAIL_RATE:
-                _act(game, "record_constraint", gm, at, res, player=p["pseudo"], day=day, met=False)
-    vacancies = g.n_extras - sum(
-        1 for q in g.players.values() if q.masked and q.character == "extra"
-    )
-    if vacancies > 0:
-        candidates = [q.pseudo for q in g.players.values() if not q.masked and q.alive]
+        for name in v["constraint_today"]:
+            if rng.random() < FAIL_RATE:
+                _act(game, "record_constraint", gm, at, res, player=name, day=day, met=False)
+    if v["extra_vacancies"] > 0:
+        candidates = list(v["chorus"])
         rng.shuffle(candidates)
-        for name in candidates[:vacancies]:
+        for name in candidates[: v["extra_vacancies"]]:
             _act(game, "transfigure", gm, at, res, player=name)
 
 

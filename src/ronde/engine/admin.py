@@ -42,7 +42,7 @@ def rehearse(ctx: Context, cmd: Command, actor: str) -> None:
     """``rehearse``: a post in the day's Rehearsals topic (R7.1.2, R9.20, A69)."""
     g = ctx.g
     running(g)
-    day = g.day(ctx.now)
+    day = g.action_day(ctx.now)
     first = 1 if g.opt("A3") == "from_j1" else 2
     if day < first:
         raise RuleViolation("out_of_window", "Les Répétitions commencent au J2.")

@@ -9,7 +9,7 @@ daylight-saving change ends at another local clock time (R3.6).
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 PARIS = ZoneInfo("Europe/Paris")
@@ -17,6 +17,15 @@ LAST_DAY = 13
 TRIAL_WINDOW = timedelta(hours=24)
 
 _DAY_TIME = re.compile(r"^\s*J\s*(\d{1,2})(?:\s+(\d{1,2})[:hH](\d{2}))?\s*$", re.IGNORECASE)
+
+
+def elapsed(t: datetime, delta: timedelta) -> datetime:
+    """``t`` plus an elapsed duration (R3.6), correct across daylight-saving changes.
+
+    Python adds a timedelta to an aware datetime in wall-clock time; going through
+    UTC makes it elapsed time.
+    """
+    return (t.astimezone(UTC) + delta).astimezone(PARIS)
 
 
 def day_start(start: date, n: int) -> datetime:

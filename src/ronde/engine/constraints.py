@@ -50,10 +50,13 @@ def covered(g: GameState, seat: str, day: int) -> str | None:
 def record_constraint(ctx: Context, cmd: Command, actor: str) -> None:
     """``record_constraint`` (game master): ``player``, ``day``, ``met`` (R0.2, A1, R6.21).
 
+    The verdict is always recorded; it has no effect (and the MJs get a note) when
+    the player has no constraint that day or the day is covered by a Joker, an
+    exemption or sleep.
+
     Raises:
-        RuleViolation: ``invalid_argument`` (day out of 1–13), ``out_of_window`` (no
-            constraint that day, or a day still to come), ``not_allowed`` (player
-            unmasked, or the day is covered by a Joker, an exemption or sleep).
+        RuleViolation: ``invalid_argument`` (day out of 1–13), ``out_of_window`` (a
+            day still to come), ``not_allowed`` (player already unmasked).
     """
     g = ctx.g
     seat = player_seat(g, cmd.require("player"))
@@ -66,13 +69,15 @@ def record_constraint(ctx: Context, cmd: Command, actor: str) -> None:
         raise RuleViolation("not_allowed", f"{p.pseudo} est déjà démasqué.")
     if day > g.day(ctx.now):
         raise RuleViolation("out_of_window", f"Le J{day} n'est pas encore arrivé.")
-    span = constraint_range(g, p)
-    if span is None or not span[0] <= day <= span[1]:
-        raise RuleViolation("out_of_window", f"{p.pseudo} n'a pas de contrainte le J{day}.")
-    why = covered(g, seat, day)
-    if why and not met:
-        raise RuleViolation("not_allowed", f"La contrainte de {p.pseudo} au J{day} est {why}.")
     ctx.emit(ConstraintRecorded(at=ctx.now, player=seat, day=day, met=met, by=cmd.by))
+    span = constraint_range(g, p)
+    why = covered(g, seat, day)
+    if span is None or not span[0] <= day <= span[1]:
+        why = "sans contrainte ce jour-là"
+    if why and not met:
+        # recorded, but the constraint is not checked that day (R6.8, R6.9, R6.3)
+        ctx.tell([], "verdict_ignored", f"Contrainte de {p.pseudo} au J{day} : {why}, sans effet.")
+        return
     if not met and ctx.now >= effect_instant(g, day):
         unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}")
 

@@ -92,10 +92,10 @@ def _trial_opened(g: GameState, e: TrialOpened) -> None:
     g.trials.append(t)
     if e.opener != CHORUS:
         p = g.players[e.opener]
-        p.actions.setdefault(g.day(e.at), []).append(("open", e.trial, e.anonymous))
+        p.actions.setdefault(g.action_day(e.at), []).append(("open", e.trial, e.anonymous))
         if not e.anonymous:
             t.posters.add(e.opener)
-            p.forum_days.add(g.day(e.at))
+            p.forum_days.add(g.action_day(e.at))
 
 
 def _complaint(g: GameState, e: ComplaintFiled) -> None:
@@ -116,10 +116,10 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
     if e.author != CHORUS:
         p = g.players[e.author]
         if e.quota:
-            p.actions.setdefault(g.day(e.at), []).append(("complain", e.trial, e.anonymous))
+            p.actions.setdefault(g.action_day(e.at), []).append(("complain", e.trial, e.anonymous))
         if not e.anonymous:
             t.posters.add(e.author)
-            p.forum_days.add(g.day(e.at))
+            p.forum_days.add(g.action_day(e.at))
 
 
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
@@ -221,7 +221,7 @@ def _rehearsed(g: GameState, e: Rehearsed) -> None:
 
 def _posted(g: GameState, e: Posted) -> None:
     g.trials[e.trial - 1].posters.add(e.player)
-    g.players[e.player].forum_days.add(g.day(e.at))
+    g.players[e.player].forum_days.add(g.action_day(e.at))
 
 
 def _set(attr: str, value: object) -> Callable[[GameState, Any], None]:

@@ -279,6 +279,18 @@ class Game:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
         ctx = Context(g, cmd.at, self._emit)
+        previous_clock = g.clock
+        g.clock = cmd.at  # checks read the acting instant; restored if refused
+        try:
+            self._dispatch(ctx, cmd, who, handler)
+        except BaseException:
+            if len(self.log) == start:
+                g.clock = previous_clock
+            raise
+        return self.log[start:]
+
+    def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
+        g = self.state
         if who == "game_master":
             if not g.is_game_master(cmd.by):
                 raise RuleViolation("not_game_master", f"{cmd.by} n'est pas MJ de cette partie.")
@@ -295,7 +307,6 @@ class Game:
                 trials.player_seat(g, cmd.by)
                 raise AssertionError("unreachable")
             handler(ctx, cmd, seat)
-        return self.log[start:]
 
     def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:
         """Shorthand for ``execute(Command(verb, by, at, args))``."""

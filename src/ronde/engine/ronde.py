@@ -9,13 +9,31 @@ from .options import option
 from .state import GameState
 
 
+def live_slots(g: GameState) -> frozenset[str]:
+    """The live slots now (cached per event count: the state only changes by events)."""
+    count, cached = g.live_cache
+    if count == g.event_count:
+        return cached
+    first_dies = option(g.options, "A5") == "first"
+    live: set[str] = set()
+    for character in g.ronde:
+        holders = g.holders.get(character, [])
+        masked = sum(
+            1 for s in holders if g.players[s].masked and g.players[s].character == character
+        )
+        if character == "decorators" and first_dies:
+            if holders and masked == len(holders):
+                live.add(character)
+        elif masked:
+            live.add(character)
+    result = frozenset(live)
+    g.live_cache = (g.event_count, result)
+    return result
+
+
 def slot_live(g: GameState, character: str) -> bool:
     """Whether a slot is live: one of its Characters still masked (R2.5, A5)."""
-    holders = g.holders.get(character, [])
-    masked = [s for s in holders if g.players[s].masked and g.players[s].character == character]
-    if character == "decorators" and option(g.options, "A5") == "first":
-        return bool(holders) and len(masked) == len(holders)
-    return bool(masked)
+    return character in live_slots(g)
 
 
 def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
@@ -25,9 +43,10 @@ def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
         return []
     i = ronde.index(slot)
     out: list[str] = []
+    live = live_slots(g)
     for d in range(1, n):
         c = ronde[(i + step * d) % n]
-        if slot_live(g, c):
+        if c in live:
             out.append(c)
             if len(out) == k:
                 break
@@ -67,4 +86,4 @@ def window(g: GameState, base: int = 6, *, standard: bool = True) -> int:
 
 def masked_ronde_characters(g: GameState) -> list[str]:
     """Every Ronde Character still masked (live slots), in no meaningful order."""
-    return sorted(c for c in g.ronde if slot_live(g, c))
+    return sorted(live_slots(g))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from .clock import LAST_DAY, TRIAL_WINDOW, day_of, day_start
+from .clock import TRIAL_WINDOW, cutoff_1313, day_of, day_start, elapsed
 from .items import ItemCatalog
 from .names import normalize
 from .options import option
@@ -56,8 +56,8 @@ class Trial:
 
     @property
     def deadline(self) -> datetime:
-        """t0 + 24 h, elapsed time (R3.6, R4.6)."""
-        return self.opened_at + TRIAL_WINDOW
+        """t0 + 24 h, elapsed time (R3.6, R4.6): computed in UTC, shown in Paris time."""
+        return elapsed(self.opened_at, TRIAL_WINDOW)
 
     @property
     def is_open(self) -> bool:
@@ -159,6 +159,7 @@ class GameState:
         default_factory=list
     )
     event_count: int = 0
+    live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
 
     # -- time ---------------------------------------------------------------
     def day(self, t: datetime | None = None) -> int:
@@ -213,5 +214,14 @@ class GameState:
     def end_of_play(self) -> datetime:
         """When play stops (A12): J13 24:00 by default, J13 13:13 with ``1313_*``."""
         if self.opt("A12").startswith("1313"):
-            return day_start(self.start, LAST_DAY) + timedelta(hours=13, minutes=13)
-        return day_start(self.start, LAST_DAY + 1)
+            return cutoff_1313(self.start)
+        return day_start(self.start, 14)
+
+    def action_day(self, t: datetime) -> int:
+        """The day an action at ``t`` counts for (R5.15; A9 ``grace_N`` moves the first
+        N minutes after midnight to the previous day)."""
+        value = self.opt("A9")
+        if value.startswith("grace_"):
+            minutes = int(value.split("_")[1])
+            return day_of(self.start, elapsed(t, -timedelta(minutes=minutes)))
+        return day_of(self.start, t)

@@ -50,6 +50,12 @@ def player_seat(g: GameState, name: object, *, role: str = "joueur") -> str:
     return seat
 
 
+def trial_day(g: GameState) -> None:
+    """Trials and complaints run from J2 (R1.9)."""
+    if g.clock is not None and g.action_day(g.clock) < 2:
+        raise RuleViolation("out_of_window", "Les Procès commencent au J2.")
+
+
 def check_active(g: GameState, p: Player) -> None:
     """Masked, not unofficially unmasked, not asleep (R4.4.1, R5.2)."""
     if not p.masked:
@@ -69,7 +75,7 @@ def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:
 
 def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) -> str | None:
     """Why today's quota forbids this trial action, or ``None`` (R5.14–R5.16, A21, A29)."""
-    day = g.day()
+    day = g.action_day(g.clock) if g.clock else 0
     today = p.actions.get(day, [])
     doubled = bool(g.flags.get("double_complaints"))
     if p.new_extra:
@@ -121,6 +127,7 @@ def open_trial(ctx: Context, cmd: Command, actor: str) -> None:
     """
     g = ctx.g
     running(g)
+    trial_day(g)
     p = g.players[actor]
     check_active(g, p)
     anonymous = cmd.flag("anonymous")

@@ -357,3 +357,24 @@ def player_brief(g: GameState, seat: str) -> View:
         | {g.pseudo(o): c for o, c in p.learned.items()},
         "masked_players": sorted(q.pseudo for q in g.players.values() if q.masked),
     }
+
+
+def game_master_brief(g: GameState) -> View:
+    """A compact game-master view for the simulator's game-master bot."""
+    day = g.day()
+    return {
+        "day": day,
+        "to_announce": [t.number for t in g.trials if t.concluded and not t.announced],
+        "constraint_today": [
+            p.pseudo
+            for seat, p in g.players.items()
+            if p.masked
+            and (span := constraint_range(g, p)) is not None
+            and span[0] <= day <= span[1]
+            and not covered(g, seat, day)
+        ],
+        "extra_vacancies": g.n_extras
+        - sum(1 for p in g.players.values() if p.masked and p.character == "extra"),
+        "chorus": sorted(g.pseudo(s) for s in g.chorus()),
+        "theme_set": day in g.themes,
+    }

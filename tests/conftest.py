@@ -1,0 +1,73 @@
+"""Shared fixtures and helpers for Ronde's tests."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ronde.catalog import default_catalog
+from ronde.engine.clock import parse_time
+from ronde.engine.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+START = date(2026, 12, 1)
+
+SMALL_RONDE = [
+    "alice",
+    "woody",
+    "pierrot",
+    "halus",
+    "little_mermaid",
+    "polichinelle",
+    "guignol",
+    "revenant",
+]
+SMALL_CAST = {
+    "Ana": "alice",
+    "Bob": "woody",
+    "Cid": "pierrot",
+    "Dan": "halus",
+    "Eve": "little_mermaid",
+    "Fay": "polichinelle",
+    "Gus": "guignol",
+    "Hal": "revenant",
+    "Ida": "extra",
+    "Jo": "extra",
+    "Kim": "extra",
+    "Lou": "extra",
+    "Max": "extra",
+    "Ned": "extra",
+}
+
+
+def at(text: str) -> datetime:
+    """``"J2 10:00"`` in the test game's calendar."""
+    return parse_time(text, START)
+
+
+def small_game(
+    options: dict[str, Any] | None = None,
+    cast: dict[str, str] | None = None,
+    ronde: list[str] | None = None,
+) -> Game:
+    """A game of the 8-slot Ronde above with 6 Extras."""
+    cast = cast or SMALL_CAST
+    return Game.create(
+        start=START,
+        cast=cast,
+        ronde=ronde or SMALL_RONDE,
+        catalog=default_catalog(),
+        seed=7,
+        players=list(cast),
+        game_masters=["Mj"],
+        options=options,
+    )
+
+
+@pytest.fixture
+def game() -> Game:
+    return small_game()

@@ -1,0 +1,685 @@
+"""Property tests over generated games (DESIGN.md: replay, views, refusals).
+
+A game is drawn (a subset of Ronde characters in a random order, 3–4 Extras, a
+few house rules), then a sequence of commands at non-decreasing times over
+J1..J13. Commands are drawn against the current state (actors with quota left,
+supposed characters among the actor's legal targets, trials still open...) most
+of the time, so that most are accepted and trials reach verdicts; the rest are
+random, to exercise refusals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from ronde import store
+from ronde.catalog import default_catalog
+from ronde.engine.characters import REGISTRY, character_of
+from ronde.engine.clock import PARIS, day_start
+from ronde.engine.commands import Command
+from ronde.engine.errors import CODES, RuleViolation
+from ronde.engine.events import from_json
+from ronde.engine.game import Game
+from ronde.engine.names import french_name
+from ronde.engine.options import HOUSE_RULES
+from ronde.engine.ronde import slot_live
+from ronde.engine.state import CHORUS, GameState, Player
+from ronde.engine.trials import legal_targets
+from ronde.engine.views import public_identities, view
+
+CATALOG = default_catalog()
+START = date(2026, 12, 1)
+GM = "Mj"
+CHARACTERS = [
+    "alice",
+    "woody",
+    "pierrot",
+    "halus",
+    "little_mermaid",
+    "seer",
+    "knight",
+    "polichinelle",
+    "guignol",
+    "revenant",
+    "mime",
+]
+PSEUDOS = ["Ana", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou"]
+PSEUDOS += ["Max", "Ned", "Oli"]
+#: House rules worth varying (their values come from HOUSE_RULES).
+VARIED_OPTIONS = [
+    "A6",
+    "A7",
+    "A12",
+    "A13",
+    "A14",
+    "A15",
+    "A16",
+    "A17",
+    "A19",
+    "A21",
+    "A29",
+    "A63",
+    "A64",
+    "A67",
+    "A70",
+    "A71",
+]
+ACTIONS = (
+    ["open_trial"] * 4
+    + ["complain"] * 9
+    + ["chorus_vote"] * 2
+    + ["record_constraint"] * 2
+    + ["transfigure"] * 2
+    + ["rehearse", "post", "use_joker", "send_items", "guess_ronde"]
+)
+STAT_KEYS = ("accepted", "refused", "concluded", "unmasked", "anonymous", "new_extra")
+
+SETTINGS = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+# -- canonical state ---------------------------------------------------------------
+def canonical(obj: Any) -> Any:
+    """Comparable plain data: dataclasses as dicts (without the item catalogue),
+    sets sorted, tuples as lists, datetimes as UTC instants."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {
+            f.name: canonical(getattr(obj, f.name))
+            for f in dataclasses.fields(obj)
+            if f.name != "catalog"
+        }
+    if isinstance(obj, dict):
+        return {repr(canonical(k)): canonical(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [canonical(x) for x in obj]
+    if isinstance(obj, set | frozenset):
+        return sorted((canonical(x) for x in obj), key=repr)
+    if isinstance(obj, datetime):
+        return ("instant", obj.astimezone(UTC).isoformat())
+    return obj
+
+
+def dump(g: GameState) -> Any:
+    return canonical(g)
+
+
+def diff(a: Any, b: Any, path: str = "") -> str:
+    """The first place where two canonical dumps differ (for readable failures)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k}: only in {'second' if k not in a else 'first'}"
+            if a[k] != b[k]:
+                return diff(a[k], b[k], f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return diff(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r} != {b!r}"
+
+
+def json_round_trip(game: Game) -> Game:
+    events = [from_json(json.loads(line)) for line in store.dumps(game.log).splitlines()]
+    return Game.replay(events, default_catalog())
+
+
+# -- generated games ---------------------------------------------------------------
+@st.composite
+def setups(draw: Any, start: date = START) -> Game:
+    n_ronde = draw(st.integers(5, 9))
+    ronde = draw(st.permutations(CHARACTERS))[:n_ronde]
+    n_extras = draw(st.integers(3, 4))
+    seats = [*ronde, *["extra"] * n_extras]
+    order = draw(st.permutations(range(len(seats))))
+    cast = {PSEUDOS[i]: seats[j] for i, j in enumerate(order)}
+    options: dict[str, str] = {}
+    for rid in VARIED_OPTIONS:
+        default, others = HOUSE_RULES[rid]
+        value = draw(st.sampled_from([default, default, *others]))
+        if value != default:
+            options[rid] = value
+    return Game.create(
+        start=start,
+        cast=cast,
+        ronde=list(ronde),
+        catalog=CATALOG,
+        seed=draw(st.integers(0, 2**31)),
+        players=list(cast),
+        game_masters=[GM],
+        options=options,
+    )
+
+
+class Driver:
+    """Draws commands against the current state of ``game`` and plays them."""
+
+    def __init__(self, data: st.DataObject, game: Game) -> None:
+        self.data = data
+        self.game = game
+        self.j1 = day_start(game.state.start, 1).astimezone(UTC)
+        self.minute = 20 * 60  # J1 20:00
+        self.stats: Counter[str] = Counter()
+        self.codes: Counter[str] = Counter()
+
+    # small helpers
+    def draw(self, strategy: st.SearchStrategy[Any]) -> Any:
+        return self.data.draw(strategy)
+
+    def pick(self, items: list[Any]) -> Any:
+        return self.draw(st.sampled_from(items))
+
+    @property
+    def g(self) -> GameState:
+        return self.game.state
+
+    def now(self) -> datetime:
+        return (self.j1 + timedelta(minutes=self.minute)).astimezone(PARIS)
+
+    def tick(self) -> datetime:
+        step = self.draw(
+            st.one_of(st.integers(0, 120), st.integers(0, 120), st.integers(120, 1800))
+        )
+        self.minute = min(self.minute + step, 13 * 1440 + 120)
+        return self.now()
+
+    def masked(self) -> list[Player]:
+        return [p for p in self.g.players.values() if p.masked]
+
+    def chorus(self) -> list[Player]:
+        return [p for p in self.g.players.values() if not p.masked and p.alive]
+
+    def free_today(self, p: Player) -> bool:
+        day = self.g.day(self.now())
+        if p.actions.get(day):
+            return False
+        return not (p.new_extra and p.actions.get(day - 1))
+
+    def any_name(self) -> str:
+        return self.pick([*PSEUDOS[: len(self.g.players)], "Zoe", GM])
+
+    def any_character(self) -> str:
+        return self.pick([*CHARACTERS, "extra", "decorators", "wody", "Petite Sirène"])
+
+    # commands
+    def command(self, at: datetime) -> Command:
+        action = self.pick(ACTIONS)
+        smart = self.draw(st.integers(0, 9)) < 8
+        make: Callable[[bool], tuple[str, dict[str, Any]]] = getattr(self, f"_{action}")
+        by, args = make(smart)
+        return Command(action, by, at, args)
+
+    def _open_trial(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        actors = [p for p in self.masked() if p.unofficial is None and self.free_today(p)]
+        if smart and actors:
+            p = self.pick(actors)
+            anonymous = p.new_extra
+            targets = sorted(legal_targets(self.g, p, anonymous=anonymous))
+            if targets:
+                supposed = self.pick(targets)
+                holders = [s for s in self.g.masked_holders(supposed) if s != p.seat]
+                others = [q.pseudo for q in self.masked() if q.seat != p.seat and q.active]
+                if holders and self.draw(st.booleans()):
+                    against = self.g.pseudo(holders[0])
+                elif others:
+                    against = self.pick(others)
+                else:
+                    against = p.pseudo
+                return p.pseudo, {"against": against, "as": supposed, "anonymous": anonymous}
+        return self.any_name(), {
+            "against": self.any_name(),
+            "as": self.any_character(),
+            "anonymous": self.draw(st.booleans()),
+        }
+
+    def _complain(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        g = self.g
+        now = self.now()
+        trials = [t for t in g.trials if t.status == "open" and now < t.deadline]
+        if smart and trials:
+            t = self.pick(trials)
+            forbid_self = g.opt("A13") == "forbidden"
+            candidates = [
+                p
+                for p in self.masked()
+                if p.unofficial is None
+                and self.free_today(p)
+                and p.seat != t.opener
+                and not t.complained(p.seat)
+                and not (forbid_self and p.seat in t.accused)
+                and t.supposed in legal_targets(g, p, anonymous=p.new_extra)
+            ]
+            if candidates:
+                p = self.pick(candidates)
+                return p.pseudo, {"trial": t.number, "anonymous": p.new_extra}
+        return self.any_name(), {
+            "trial": self.draw(st.integers(0, len(g.trials) + 1)),
+            "anonymous": self.draw(st.booleans()),
+        }
+
+    def _post(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        return self.any_name(), {"trial": self.draw(st.integers(0, len(self.g.trials) + 1))}
+
+    def _rehearse(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        return self.any_name(), {}
+
+    def _chorus_vote(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        chorus, masked = self.chorus(), self.masked()
+        live = [c for c in self.g.ronde if slot_live(self.g, c)]
+        if smart and chorus and masked and live:
+            q = self.pick(masked)
+            guess = q.character if q.character in live and self.draw(st.booleans()) else None
+            return self.pick(chorus).pseudo, {
+                "action": "investigate",
+                "player": q.pseudo,
+                "as": guess or self.pick(live),
+            }
+        return self.any_name(), {
+            "action": self.pick(["investigate", "put_to_sleep", "dance"]),
+            "player": self.any_name(),
+            "as": self.any_character(),
+        }
+
+    def _record_constraint(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        today = self.g.day(self.now())
+        masked = self.masked()
+        if smart and masked and today >= 2:
+            p = self.pick(masked)
+            return GM, {
+                "player": p.pseudo,
+                "day": self.draw(st.integers(max(2, today - 1), today)),
+                "met": self.draw(st.booleans()),
+            }
+        return self.pick([GM, self.any_name()]), {
+            "player": self.any_name(),
+            "day": self.draw(st.integers(0, 14)),
+            "met": self.draw(st.booleans()),
+        }
+
+    def _transfigure(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        chorus = self.chorus()
+        if smart and chorus:
+            return GM, {"player": self.pick(chorus).pseudo}
+        return self.pick([GM, self.any_name()]), {"player": self.any_name()}
+
+    def _use_joker(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        masked = self.masked()
+        if smart and masked:
+            p = self.pick(masked)
+            module = character_of(p)
+            items = sorted(getattr(module, "joker_items", ())) or ["item_cards", "item_money"]
+            return p.pseudo, {"items": [self.pick(items)]}
+        return self.any_name(), {
+            "items": [self.pick(["item_cards", "item_money", "item_tekel", "no_such_item"])]
+        }
+
+    def _send_items(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        items = self.pick(
+            [["item_home_box"], ["item_home_box_xl"], ["item_tekel"], ["item_home_box"] * 2]
+        )
+        return self.any_name(), {"items": items}
+
+    def _guess_ronde(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        ronde = list(self.g.ronde)
+        if smart:
+            k = self.draw(st.integers(0, len(ronde) - 1))
+            order = ronde[k:] + ronde[:k]
+            if self.draw(st.booleans()):
+                order = self.draw(st.permutations(ronde))
+        else:
+            order = self.draw(st.lists(st.sampled_from([*ronde, "extra"]), max_size=10))
+        return self.any_name(), {"order": list(order)}
+
+    # playing
+    def commands(self, steps: int) -> Iterator[Command]:
+        """``steps`` drawn commands, then maybe the end of the game and a few more."""
+        for _ in range(steps):
+            at = self.tick()
+            self.game.advance(at)
+            yield self.command(at)
+        finish = self.draw(st.sampled_from(["none", "none", "end_of_play", "end_game"]))
+        if finish == "end_of_play":
+            self.minute = 13 * 1440 + 60
+            self.game.advance(self.now())
+        elif finish == "end_game":
+            self.minute = max(self.minute, self.draw(st.integers(self.minute, 13 * 1440 + 60)))
+            self.game.advance(self.now())
+            yield Command("end_game", GM, self.now(), {})
+            for _ in range(self.draw(st.integers(0, 3))):
+                at = self.tick()
+                self.game.advance(at)
+                yield self.command(at)
+
+    def run(self, command: Command) -> RuleViolation | None:
+        """Execute one command; return its refusal, if any."""
+        try:
+            self.game.execute(command)
+        except RuleViolation as rv:
+            self.stats["refused"] += 1
+            self.codes[rv.code] += 1
+            return rv
+        self.stats["accepted"] += 1
+        return None
+
+    def summarise(self) -> Counter[str]:
+        g = self.g
+        self.stats["concluded"] = sum(1 for t in g.trials if t.concluded)
+        self.stats["unmasked"] = len(g.unmask_order)
+        self.stats["anonymous"] = sum(
+            sum(1 for c in t.complaints if c.anonymous) + t.anonymous for t in g.trials
+        )
+        self.stats["new_extra"] = sum(1 for p in g.players.values() if p.transfigured_day)
+        for key in STAT_KEYS:
+            if self.stats[key]:
+                event(f"some {key}")
+        return self.stats
+
+
+def play(
+    data: st.DataObject,
+    *,
+    steps: st.SearchStrategy[int] = st.integers(5, 45),
+    start: date = START,
+    after_each: Callable[[Game, Command, RuleViolation | None], None] | None = None,
+) -> Driver:
+    game = data.draw(setups(start))
+    driver = Driver(data, game)
+    for cmd in driver.commands(data.draw(steps)):
+        refusal = driver.run(cmd)
+        if after_each is not None:
+            after_each(game, cmd, refusal)
+    driver.summarise()
+    return driver
+
+
+# -- replay ---------------------------------------------------------------------------
+@SETTINGS
+@settings(max_examples=30)
+@given(st.data())
+def test_replay_rebuilds_the_same_state(data: st.DataObject) -> None:
+    game = play(data).game
+    replayed = Game.replay(game.log, default_catalog())
+    a, b = dump(game.state), dump(replayed.state)
+    assert a == b, diff(a, b)
+    assert replayed.log == game.log
+
+
+@SETTINGS
+@settings(max_examples=30)
+@given(st.data())
+def test_json_lines_round_trip_rebuilds_the_same_state(data: st.DataObject) -> None:
+    game = play(data).game
+    text = store.dumps(game.log)
+    assert text.count("\n") == len(game.log)
+    replayed = json_round_trip(game)
+    a, b = dump(game.state), dump(replayed.state)
+    assert a == b, diff(a, b)
+    assert store.dumps(replayed.log) == text
+
+
+@SETTINGS
+@settings(max_examples=20)
+@given(st.data())
+def test_a_reloaded_game_continues_like_the_live_one(data: st.DataObject) -> None:
+    """Saving to JSON Lines and reloading mid-game (what every ``ronde act`` does)
+    changes nothing about what happens next: same refusals, same events."""
+    game = data.draw(setups())
+    driver = Driver(data, game)
+    cut = data.draw(st.integers(0, 30))
+    twin: Game | None = None
+    for i, cmd in enumerate(driver.commands(data.draw(st.integers(5, 40)))):
+        if i == cut:
+            twin = json_round_trip(game)
+        refusal = driver.run(cmd)
+        if twin is not None:
+            try:
+                twin.execute(cmd)
+                twin_code = None
+            except RuleViolation as rv:
+                twin_code = rv.code
+            assert twin_code == (refusal.code if refusal else None), cmd
+    if twin is not None:
+        end = day_start(game.state.start, 14) + timedelta(hours=1)
+        game.advance(end)
+        twin.advance(end)
+        assert store.dumps(twin.log) == store.dumps(game.log)
+
+
+# -- refusals ---------------------------------------------------------------------------
+@SETTINGS
+@settings(max_examples=25)
+@given(st.data())
+def test_a_refused_command_changes_nothing(data: st.DataObject) -> None:
+    game = data.draw(setups())
+    driver = Driver(data, game)
+    seen: Counter[str] = Counter()
+    for cmd in driver.commands(data.draw(st.integers(5, 40))):
+        game.advance(cmd.at)
+        before, length = dump(game.state), len(game.log)
+        refusal = driver.run(cmd)
+        if refusal is None:
+            continue
+        seen[refusal.code] += 1
+        assert refusal.code in CODES, refusal
+        assert len(game.log) == length, (cmd, game.log[length:])
+        after = dump(game.state)
+        assert after == before, (cmd, diff(before, after))
+    for code in seen:
+        event(f"refused {code}")
+
+
+# -- targets and points ------------------------------------------------------------------
+def check_targets(g: GameState) -> None:
+    for p in g.players.values():
+        if not p.masked:
+            for anonymous in (False, True):
+                assert legal_targets(g, p, anonymous=anonymous) == set(), p.pseudo
+            continue
+        for anonymous in (False, True):
+            targets = legal_targets(g, p, anonymous=anonymous)
+            assert p.character not in targets, (p.pseudo, p.character, targets)
+            dead = {c for c in targets if not slot_live(g, c)}
+            assert not dead, (p.pseudo, "unmasked characters among targets", dead)
+            assert targets <= set(g.ronde), (p.pseudo, targets)
+
+
+@SETTINGS
+@settings(max_examples=25)
+@given(st.data())
+def test_legal_targets_never_hold_own_or_unmasked_characters(data: st.DataObject) -> None:
+    play(data, after_each=lambda game, _cmd, _rv: check_targets(game.state))
+
+
+def check_points(g: GameState) -> None:
+    for p in g.players.values():
+        assert p.points == sum(line.points for line in p.lines), p.pseudo
+    board = {row["player"]: row["points"] for row in view(g, "game_master")["scoreboard"]}
+    assert board == {p.pseudo: p.points for p in g.players.values()}
+
+
+@SETTINGS
+@settings(max_examples=25)
+@given(st.data())
+def test_points_are_the_sum_of_score_lines(data: st.DataObject) -> None:
+    play(data, after_each=lambda game, _cmd, _rv: check_points(game.state))
+
+
+# -- views ----------------------------------------------------------------------------------
+def keys_of(obj: Any) -> Iterator[str]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield str(k)
+            yield from keys_of(v)
+    elif isinstance(obj, list):
+        for x in obj:
+            yield from keys_of(x)
+
+
+def lists_of(obj: Any) -> Iterator[list[Any]]:
+    if isinstance(obj, dict):
+        for v in obj.values():
+            yield from lists_of(v)
+    elif isinstance(obj, list):
+        yield obj
+        for x in obj:
+            yield from lists_of(x)
+
+
+def ronde_orders(g: GameState) -> list[list[str]]:
+    """Every rotation of the Ronde, both ways (ids and French names)."""
+    out = []
+    for names in (list(g.ronde), [french_name(c) for c in g.ronde]):
+        for seq in (names, names[::-1]):
+            out += [seq[i:] + seq[:i] for i in range(len(seq))]
+    return out
+
+
+def check_no_leaks(g: GameState) -> None:
+    public = public_identities(g)
+    secret_order = not g.game_ended
+    orders = ronde_orders(g)
+
+    board = view(g, "public")
+    assert "ronde" not in set(keys_of(board))
+    for pseudo, character in board["known"].items():
+        seat = g.seat_of(pseudo)
+        assert seat is not None, pseudo
+        q = g.players[seat]
+        if q.masked:
+            assert public.get(seat) == character, ("public view reveals", pseudo, character)
+    if secret_order:
+        assert not [x for x in lists_of(board) if x in orders], "public view holds the Ronde"
+
+    for p in g.players.values():
+        v = view(g, p.pseudo)
+        assert v["kind"] == "player"
+        assert "ronde" not in set(keys_of(v)), p.pseudo
+        if secret_order:
+            assert not [x for x in lists_of(v) if x in orders], (p.pseudo, "sees the Ronde")
+        for pseudo, character in v["known"].items():
+            seat = g.seat_of(pseudo)
+            assert seat is not None, pseudo
+            allowed = public.get(seat) == character or p.learned.get(seat) == character
+            assert allowed, (p.pseudo, "knows", pseudo, character)
+        if p.masked and g.days_closed >= 1:
+            assert v["me"]["character"] == p.character
+        text = json.dumps(v, ensure_ascii=False)
+        for q in g.players.values():
+            if q.seat == p.seat or not q.masked or q.character is None:
+                continue
+            if q.seat in public or q.seat in p.learned:
+                continue
+            for name in {q.character, french_name(q.character)}:
+                pair = f'"{q.pseudo}": "{name}"'
+                assert pair not in text, (p.pseudo, "sees", pair)
+
+
+@SETTINGS
+@settings(max_examples=20)
+@given(st.data())
+def test_views_leak_no_secret(data: st.DataObject) -> None:
+    play(data, after_each=lambda game, _cmd, _rv: check_no_leaks(game.state))
+
+
+def check_anonymity(g: GameState) -> None:
+    viewers: list[tuple[str | None, dict[str, Any]]] = [(None, view(g, "public"))]
+    viewers += [(seat, view(g, p.pseudo)) for seat, p in g.players.items()]
+    announcements = {
+        data.get("trial"): text
+        for _at, _to, kind, text, data, public in g.messages
+        if public and kind == "trial_opened"
+    }
+    gm = view(g, GM)
+    for t in g.trials:
+        anonymous_authors = {c.author for c in t.complaints if c.anonymous and c.author != CHORUS}
+        gm_trial = gm["trials"][t.number - 1]
+        gm_authors = [c["author"] for c in gm_trial["complaints"]]
+        assert [g.pseudo(c.author) for c in t.complaints if c.author != CHORUS] == [
+            a for a in gm_authors if a != "chœur"
+        ]
+        for seat, v in viewers:
+            shown = v["trials"][t.number - 1]
+            authors = [c["author"] for c in shown["complaints"]]
+            for a in anonymous_authors:
+                if a != seat:
+                    assert g.pseudo(a) not in authors, (t.number, "anonymous", a, "shown to", seat)
+                else:
+                    assert g.pseudo(a) in authors
+            if t.anonymous and t.opener != CHORUS:
+                expected = g.pseudo(t.opener) if seat == t.opener else None
+                assert shown["opener"] == expected, (t.number, seat, shown["opener"])
+        if t.anonymous and t.opener != CHORUS:
+            assert gm_trial["opener"] == g.pseudo(t.opener)
+            assert f"par {g.pseudo(t.opener)} " not in announcements.get(t.number, "")
+
+
+@st.composite
+def with_new_extra(draw: Any) -> tuple[int, str]:
+    """Which Extra fails his J2 constraint, and who is given a new Extra mask."""
+    return draw(st.integers(0, 3)), draw(st.sampled_from(["self", "other"]))
+
+
+@SETTINGS
+@settings(max_examples=20)
+@given(st.data())
+def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
+    game = data.draw(setups())
+    g = game.state
+    # A prefix that makes anonymous actors likely: an Extra fails his J2 constraint
+    # and a player of the chorus is given a new Extra mask on J3 (R8.16).
+    extras = [p.pseudo for p in g.players.values() if p.character == "extra"]
+    failing = extras[data.draw(st.integers(0, len(extras) - 1))]
+    ronde_player = next(p for p in g.players.values() if p.character != "extra")
+    prefix = [
+        Command("record_constraint", GM, at_(g, "J2 12:00"), {"player": failing, "day": 2, "met": False}),
+        Command("record_constraint", GM, at_(g, "J2 12:00"), {"player": ronde_player.pseudo, "day": 2, "met": False}),
+        Command("transfigure", GM, at_(g, "J3 08:00"), {"player": data.draw(st.sampled_from([failing, ronde_player.pseudo]))}),
+    ]
+    driver = Driver(data, game)
+    for cmd in prefix:
+        driver.run(cmd)
+    driver.minute = 2 * 1440 + 9 * 60
+    for cmd in driver.commands(data.draw(st.integers(5, 40))):
+        driver.run(cmd)
+        check_anonymity(game.state)
+    driver.summarise()
+
+
+def at_(g: GameState, text: str) -> datetime:
+    from ronde.engine.clock import parse_time
+
+    return parse_time(text, g.start)
+
+
+# -- the generator itself ---------------------------------------------------------------------
+def test_generated_games_reach_verdicts_and_unmaskings() -> None:
+    """Guard against vacuous properties: most commands are accepted, trials conclude,
+    players are unmasked, new Extras act anonymously."""
+    totals: Counter[str] = Counter()
+    examples: Counter[str] = Counter()
+
+    @settings(SETTINGS, max_examples=40, database=None)
+    @given(st.data())
+    def run(data: st.DataObject) -> None:
+        stats = play(data).summarise()
+        totals.update(stats)
+        examples["games"] += 1
+        for key in STAT_KEYS:
+            if stats[key]:
+                examples[key] += 1
+
+    run()
+    games = examples["games"]
+    assert totals["accepted"] >= 0.4 * (totals["accepted"] + totals["refused"]), totals
+    assert examples["concluded"] >= 0.3 * games, (examples, totals)
+    assert examples["unmasked"] >= 0.3 * games, (examples, totals)
+    assert examples["new_extra"] >= 1, (examples, totals)
