@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from ronde import store
 from ronde.catalog import default_catalog
-from ronde.engine.characters import REGISTRY, character_of
-from ronde.engine.clock import PARIS, day_start
+from ronde.engine.characters import character_of
+from ronde.engine.clock import PARIS, day_start, parse_time
 from ronde.engine.commands import Command
 from ronde.engine.errors import CODES, RuleViolation
 from ronde.engine.events import from_json
@@ -351,7 +351,9 @@ class Driver:
             self.minute = 13 * 1440 + 60
             self.game.advance(self.now())
         elif finish == "end_game":
-            self.minute = max(self.minute, self.draw(st.integers(self.minute, 13 * 1440 + 60)))
+            self.minute = max(
+                self.minute, self.draw(st.integers(self.minute, max(self.minute, 13 * 1440 + 60)))
+            )
             self.game.advance(self.now())
             yield Command("end_game", GM, self.now(), {})
             for _ in range(self.draw(st.integers(0, 3))):
@@ -387,13 +389,13 @@ class Driver:
 def play(
     data: st.DataObject,
     *,
-    steps: st.SearchStrategy[int] = st.integers(5, 45),
+    steps: st.SearchStrategy[int] | None = None,
     start: date = START,
     after_each: Callable[[Game, Command, RuleViolation | None], None] | None = None,
 ) -> Driver:
     game = data.draw(setups(start))
     driver = Driver(data, game)
-    for cmd in driver.commands(data.draw(steps)):
+    for cmd in driver.commands(data.draw(steps or st.integers(5, 45))):
         refusal = driver.run(cmd)
         if after_each is not None:
             after_each(game, cmd, refusal)
@@ -402,8 +404,7 @@ def play(
 
 
 # -- replay ---------------------------------------------------------------------------
-@SETTINGS
-@settings(max_examples=30)
+@settings(SETTINGS, max_examples=30)
 @given(st.data())
 def test_replay_rebuilds_the_same_state(data: st.DataObject) -> None:
     game = play(data).game
@@ -413,8 +414,7 @@ def test_replay_rebuilds_the_same_state(data: st.DataObject) -> None:
     assert replayed.log == game.log
 
 
-@SETTINGS
-@settings(max_examples=30)
+@settings(SETTINGS, max_examples=30)
 @given(st.data())
 def test_json_lines_round_trip_rebuilds_the_same_state(data: st.DataObject) -> None:
     game = play(data).game
@@ -426,8 +426,7 @@ def test_json_lines_round_trip_rebuilds_the_same_state(data: st.DataObject) -> N
     assert store.dumps(replayed.log) == text
 
 
-@SETTINGS
-@settings(max_examples=20)
+@settings(SETTINGS, max_examples=20)
 @given(st.data())
 def test_a_reloaded_game_continues_like_the_live_one(data: st.DataObject) -> None:
     """Saving to JSON Lines and reloading mid-game (what every ``ronde act`` does)
@@ -455,8 +454,7 @@ def test_a_reloaded_game_continues_like_the_live_one(data: st.DataObject) -> Non
 
 
 # -- refusals ---------------------------------------------------------------------------
-@SETTINGS
-@settings(max_examples=25)
+@settings(SETTINGS, max_examples=25)
 @given(st.data())
 def test_a_refused_command_changes_nothing(data: st.DataObject) -> None:
     game = data.draw(setups())
@@ -492,8 +490,7 @@ def check_targets(g: GameState) -> None:
             assert targets <= set(g.ronde), (p.pseudo, targets)
 
 
-@SETTINGS
-@settings(max_examples=25)
+@settings(SETTINGS, max_examples=25)
 @given(st.data())
 def test_legal_targets_never_hold_own_or_unmasked_characters(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_targets(game.state))
@@ -506,8 +503,7 @@ def check_points(g: GameState) -> None:
     assert board == {p.pseudo: p.points for p in g.players.values()}
 
 
-@SETTINGS
-@settings(max_examples=25)
+@settings(SETTINGS, max_examples=25)
 @given(st.data())
 def test_points_are_the_sum_of_score_lines(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_points(game.state))
@@ -583,8 +579,7 @@ def check_no_leaks(g: GameState) -> None:
                 assert pair not in text, (p.pseudo, "sees", pair)
 
 
-@SETTINGS
-@settings(max_examples=20)
+@settings(SETTINGS, max_examples=20)
 @given(st.data())
 def test_views_leak_no_secret(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_no_leaks(game.state))
@@ -622,32 +617,31 @@ def check_anonymity(g: GameState) -> None:
             assert f"par {g.pseudo(t.opener)} " not in announcements.get(t.number, "")
 
 
-@st.composite
-def with_new_extra(draw: Any) -> tuple[int, str]:
-    """Which Extra fails his J2 constraint, and who is given a new Extra mask."""
-    return draw(st.integers(0, 3)), draw(st.sampled_from(["self", "other"]))
-
-
-@SETTINGS
-@settings(max_examples=20)
+@settings(SETTINGS, max_examples=20)
 @given(st.data())
 def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
     game = data.draw(setups())
     g = game.state
-    # A prefix that makes anonymous actors likely: an Extra fails his J2 constraint
-    # and a player of the chorus is given a new Extra mask on J3 (R8.16).
+    # A prefix that makes anonymous actors likely: a Ronde player fails his J2
+    # constraint, an Extra his J3 one, and the first is given a new Extra mask on
+    # J4 (R8.16; not the Extra himself, A67).
     extras = [p.pseudo for p in g.players.values() if p.character == "extra"]
     failing = extras[data.draw(st.integers(0, len(extras) - 1))]
-    ronde_player = next(p for p in g.players.values() if p.character != "extra")
+    first = next(p.pseudo for p in g.players.values() if p.character != "extra")
     prefix = [
-        Command("record_constraint", GM, at_(g, "J2 12:00"), {"player": failing, "day": 2, "met": False}),
-        Command("record_constraint", GM, at_(g, "J2 12:00"), {"player": ronde_player.pseudo, "day": 2, "met": False}),
-        Command("transfigure", GM, at_(g, "J3 08:00"), {"player": data.draw(st.sampled_from([failing, ronde_player.pseudo]))}),
+        Command(
+            "record_constraint", GM, at_(g, "J2 12:00"), {"player": first, "day": 2, "met": False}
+        ),
+        Command(
+            "record_constraint", GM, at_(g, "J3 12:00"), {"player": failing, "day": 3, "met": False}
+        ),
+        Command("transfigure", GM, at_(g, "J4 08:00"), {"player": first}),
     ]
     driver = Driver(data, game)
     for cmd in prefix:
-        driver.run(cmd)
-    driver.minute = 2 * 1440 + 9 * 60
+        assert driver.run(cmd) is None, cmd
+    assert g.players[g.seat_of(first)].new_extra
+    driver.minute = 3 * 1440 + 9 * 60
     for cmd in driver.commands(data.draw(st.integers(5, 40))):
         driver.run(cmd)
         check_anonymity(game.state)
@@ -655,8 +649,6 @@ def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
 
 
 def at_(g: GameState, text: str) -> datetime:
-    from ronde.engine.clock import parse_time
-
     return parse_time(text, g.start)
 
 

@@ -167,8 +167,9 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
     """``use_joker``: ``items`` sent to a game master (``to``) claim a Joker (R6.9–R6.13, A24).
 
     Raises:
-        RuleViolation: ``not_allowed`` (no Jokers for this character, wrong items, an
-            item the MJ already holds, A25), ``power_exhausted`` (two already used),
+        RuleViolation: ``not_allowed`` (no Jokers for this character),
+            ``invalid_argument`` (items that do not make his Joker, an item the MJ
+            already holds, A25), ``power_exhausted`` (two already used),
             ``out_of_window`` (no constraint that day, or J13 after 13:13).
     """
     g = ctx.g
@@ -183,7 +184,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
         day = cmd.integer("day")
         if day < g.day(ctx.now):
             raise RuleViolation("out_of_window", "Un Joker ne couvre pas un jour passé.")
-    if not module.has_jokers:
+    if not module.jokers_allowed(g, p):
         raise RuleViolation("not_allowed", "Ce personnage n'a pas de Joker.")
     used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
     if used >= 2:
@@ -197,7 +198,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
         raise RuleViolation("not_allowed", f"Le J{day} est déjà couvert par un Joker.")
     why = module.joker_refusal(g, p, items)
     if why:
-        raise RuleViolation("not_allowed", why)
+        raise RuleViolation("invalid_argument", why)
     refuse_duplicates(g, to, items)
     ctx.emit(ItemsSent(at=ctx.now, player=actor, to=to, items=tuple(items), joker=True))
     ctx.emit(JokerUsed(at=ctx.now, player=actor, day=day, items=tuple(items)))
@@ -210,7 +211,7 @@ def refuse_duplicates(g: GameState, to: str, items: list[str]) -> None:
     for item in items:
         if item in ONE_PER_GAME_MASTER and (item in held or (group and held & ONE_PER_GAME_MASTER)):
             raise RuleViolation(
-                "not_allowed", f"{to} a déjà {g.catalog.name(item)} : objet refusé (A25)."
+                "invalid_argument", f"{to} a déjà {g.catalog.name(item)} : objet refusé (A25)."
             )
 
 

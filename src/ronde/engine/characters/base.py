@@ -105,6 +105,10 @@ class Character:
         """Apply one of this module's own facts to the state."""
 
     # -- Jokers (R6.9–R6.13) ------------------------------------------------------
+    def jokers_allowed(self, g: GameState, p: Player) -> bool:
+        """Whether he may use Jokers at all (R6.10)."""
+        return self.has_jokers
+
     def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
         """Why ``items`` do not make a Joker for him (French), or ``None`` if they do."""
         return "Ce personnage n'a pas de Joker."

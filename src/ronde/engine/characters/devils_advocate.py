@@ -4,7 +4,8 @@ Glossary: Avocat du Diable → ``devils_advocate``.
 
 Power: not yet implemented (arrives with the issue Characters II); standard visibility (R2.7).
 
-Constraint: judged by an MJ, presumed met until recorded failed (R6.20, A1).
+Constraint: no MJ-judged daily constraint; its engine-judged duties (R6.20), if any,
+arrive with the character issues.
 
 Jokers: none (R6.10).
 
@@ -27,3 +28,5 @@ class DevilsAdvocate(Character):
     """The Avocat du Diable: standard visibility; the rest of R7.3 is still to come."""
 
     id: ClassVar[str] = "devils_advocate"
+    #: no MJ-judged daily constraint (engine-judged duties, or none)
+    constraint_days: ClassVar[tuple[int, int] | None] = None

@@ -4,7 +4,8 @@ Glossary: Diva → ``diva``.
 
 Power: not yet implemented (arrives with the issue Characters I); standard visibility (R2.7).
 
-Constraint: judged by an MJ, presumed met until recorded failed (R6.20, A1).
+Constraint: no MJ-judged daily constraint; its engine-judged duties (R6.20), if any,
+arrive with the character issues.
 
 Jokers: none (R6.10).
 
@@ -27,3 +28,5 @@ class Diva(Character):
     """The Diva: standard visibility; the rest of R7.14 is still to come."""
 
     id: ClassVar[str] = "diva"
+    #: no MJ-judged daily constraint (engine-judged duties, or none)
+    constraint_days: ClassVar[tuple[int, int] | None] = None

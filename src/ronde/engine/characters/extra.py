@@ -63,9 +63,10 @@ class Extra(Character):
     def anonymous_right(self, g: GameState, p: Player, *, opening: bool) -> str | None:
         return "new_extra" if p.new_extra else None
 
+    def jokers_allowed(self, g: GameState, p: Player) -> bool:
+        return not p.new_extra  # new Extras have no Jokers (R7.1.8)
+
     def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
-        if p.new_extra:
-            return "Les nouveaux Figurants n'ont pas de Joker."
         if len(items) != 1:
             return "Le Joker d'un Figurant est un seul objet."
         item = items[0]

@@ -27,3 +27,5 @@ class Guignol(Character):
     """The Guignol: standard visibility; the rest of R7.5 is still to come."""
 
     id: ClassVar[str] = "guignol"
+    #: his secret constraint applies until J7: from J8 he is immune (R7.5.3)
+    constraint_days: ClassVar[tuple[int, int] | None] = (2, 7)
