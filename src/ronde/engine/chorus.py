@@ -1,8 +1,8 @@
 """The chorus of the Unmasked: its daily vote and its actions (R8.5–R8.17, A63, A64).
 
-The core offers ``investigate``; characters unlock other actions by adding
-handlers to :data:`CHORUS_ACTIONS` through their ``on_unmasked`` hook
-(``g.flags["chorus_actions"]``) — the code of each lives in its character module.
+The core offers ``investigate``; each other action lives in the character module
+that hands it down (its ``chorus_actions`` hook) and becomes available when that
+module adds its name to ``g.flags["chorus_actions"]`` (on its holder's unmasking).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from .characters import REGISTRY
 from .clock import LAST_DAY
 from .commands import Command
 from .context import Context
@@ -24,7 +25,6 @@ from .trials import player_seat, running
 #: action -> (validate args at vote time, carry out at the start of the next day)
 Validator = Callable[[GameState, Command], dict[str, Any]]
 Executor = Callable[[Context, dict[str, Any], tuple[str, ...], int], None]
-CHORUS_ACTIONS: dict[str, tuple[Validator, Executor]] = {}
 
 
 def denunciation(g: GameState, cmd: Command) -> dict[str, Any]:
@@ -61,11 +61,21 @@ def carry_out_investigation(
     )
 
 
-CHORUS_ACTIONS["investigate"] = (denunciation, carry_out_investigation)
+def _all_actions() -> dict[str, tuple[Validator, Executor]]:
+    actions: dict[str, tuple[Validator, Executor]] = {
+        "investigate": (denunciation, carry_out_investigation)
+    }
+    for module in REGISTRY.values():
+        actions.update(module.chorus_actions())
+    return actions
+
+
+#: every chorus action: ``investigate`` and those the character modules hand down
+CHORUS_ACTIONS: dict[str, tuple[Validator, Executor]] = _all_actions()
 
 
 def available(g: GameState) -> set[str]:
-    """The chorus actions available now (R8.6)."""
+    """The chorus actions available now (R8.6): investigate, plus those unlocked."""
     unlocked: set[str] = set(g.flags.get("chorus_actions", set()))
     return {"investigate"} | (unlocked & set(CHORUS_ACTIONS))
 

@@ -79,7 +79,7 @@ def record_constraint(ctx: Context, cmd: Command, actor: str) -> None:
         ctx.tell([], "verdict_ignored", f"Contrainte de {p.pseudo} au J{day} : {why}, sans effet.")
         return
     if not met and ctx.now >= effect_instant(g, day):
-        unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}")
+        unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}", cause_day=day)
 
 
 def effect_instant(g: GameState, day: int) -> datetime:

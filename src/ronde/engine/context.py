@@ -44,8 +44,27 @@ class Context:
     def tell(
         self, seats: list[str] | tuple[str, ...], kind: str, text: str, **data: object
     ) -> None:
-        """A private message from the game masters to ``seats`` (R1.13)."""
-        self.emit(MessageSent(at=self.now, to=tuple(seats), kind=kind, text=text, data=dict(data)))
+        """A private message from the game masters to ``seats`` (R1.13).
+
+        A message to a player whose channel is public (the Diva from J2, R7.14.1:
+        ``g.flags["public_channel"]``) is published on the town forum instead.
+        """
+        public = set(self.g.flags.get("public_channel", ()))
+        private = tuple(s for s in seats if s not in public)
+        if private or not seats:
+            self.emit(MessageSent(at=self.now, to=private, kind=kind, text=text, data=dict(data)))
+        for seat in seats:
+            if seat in public:
+                self.emit(
+                    MessageSent(
+                        at=self.now,
+                        to=(seat,),
+                        kind=kind,
+                        text=f"{self.g.pseudo(seat)} : {text}",
+                        data=dict(data),
+                        public=True,
+                    )
+                )
 
     def announce(self, kind: str, text: str, **data: object) -> None:
         """A public announcement on the town forum (R8.1, R4.11)."""

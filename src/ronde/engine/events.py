@@ -54,6 +54,7 @@ class TrialOpened(Event):
     arguments: str = ""
     members: tuple[str, ...] = ()
     by: str = ""
+    kind: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -55,9 +55,25 @@ def all_actions() -> dict[str, tuple[str, Handler]]:
     """Core actions plus every character module's powers (by scenario name)."""
     out = dict(CORE_ACTIONS)
     for module in REGISTRY.values():
-        for name, handler in module.actions().items():
-            out.setdefault(name, ("player", handler))
+        for name in module.actions():
+            out.setdefault(name, ("player", _power(module.id, name)))
+        for name, handler in module.gm_actions().items():
+            out.setdefault(name, ("game_master", handler))
     return out
+
+
+def _power(owner: str, name: str) -> Handler:
+    """Dispatch a player power to the module of the actor's character when it has that
+    power (e.g. the Revenant holding a role), else to the module that defines it (which
+    refuses with ``not_allowed``)."""
+
+    def handler(ctx: Context, cmd: Command, actor: str) -> None:
+        p = ctx.g.players[actor]
+        module = character_of(p)
+        own = module.actions().get(name)
+        (own or REGISTRY[owner].actions()[name])(ctx, cmd, actor)
+
+    return handler
 
 
 def validate_setup(
@@ -223,11 +239,13 @@ class Game:
             self._reveal(ctx)
         if day < LAST_DAY:
             for seat in constraints.failures_due(g, day):
-                unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}")
+                unmask(ctx, seat, "constraint", "R6.2", detail=f"J{day}", cause_day=day)
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
                 character_of(p).on_day_closed(ctx, p, day)
+        for module in REGISTRY.values():
+            module.after_day_closed(ctx, day)
         chorus.decide(ctx, day)
         ctx.emit(DayClosed(at=ctx.now, day=day))
 
@@ -235,7 +253,7 @@ class Game:
         """J13 13:13 (R3.3, R6.5): J13 failures and duties."""
         g = ctx.g
         for seat in constraints.failures_due(g, LAST_DAY):
-            unmask(ctx, seat, "constraint", "R6.5", detail="J13")
+            unmask(ctx, seat, "constraint", "R6.5", detail="J13", cause_day=LAST_DAY)
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:

@@ -148,7 +148,8 @@ def open_trial(ctx: Context, cmd: Command, actor: str) -> None:
     _check_accused_count(g, supposed, accused)
     _check_target(g, p, supposed, anonymous=anonymous)
     character_of(p).check_open(g, p, anonymous=anonymous)
-    if anonymous and character_of(p).anonymous_right(g, p, opening=True) is None:
+    right = anonymous_right(g, p, opening=True) if anonymous else ""
+    if right is None:
         raise RuleViolation("not_allowed", f"{p.pseudo} n'a pas de plainte anonyme à utiliser.")
     if g.opt("A14") == "no_identical":
         for t in g.open_trials():
@@ -169,6 +170,7 @@ def open_trial(ctx: Context, cmd: Command, actor: str) -> None:
         anonymous=anonymous,
         arguments=str(cmd.get("arguments", "") or ""),
         by=cmd.by,
+        kind=right,
     )
 
 
@@ -203,8 +205,11 @@ def emit_opening(
     arguments: str,
     members: tuple[str, ...] = (),
     by: str = "",
+    kind: str = "",
 ) -> Trial:
-    """Record a trial's opening and its public announcement; return the trial."""
+    """Record a trial's opening and its public announcement; return the trial.
+
+    ``kind`` names the anonymous right used for an anonymous opening (R5.8)."""
     g = ctx.g
     number = len(g.trials) + 1
     ctx.emit(
@@ -218,6 +223,7 @@ def emit_opening(
             arguments=arguments,
             members=members,
             by=by,
+            kind=kind,
         )
     )
     who = (
@@ -231,7 +237,28 @@ def emit_opening(
         f"Procès n°{number} ouvert par {who} : {names} accusé d'être {french_name(supposed)}.",
         trial=number,
     )
-    return g.trials[number - 1]
+    trial = g.trials[number - 1]
+    for module in REGISTRY.values():
+        module.after_trial_opened(ctx, trial)
+    return trial
+
+
+def anonymous_right(g: GameState, p: Player, *, opening: bool) -> str | None:
+    """The anonymous right ``p`` would use now (R5.5): his character's own, or one
+    another character gave him (Polichinelle's gift); ``None`` if he has none."""
+    own = character_of(p).anonymous_right(g, p, opening=opening)
+    if own is not None:
+        return own
+    for module in REGISTRY.values():
+        granted = module.grants_anonymous(g, p, opening=opening)
+        if granted is not None:
+            return granted
+    return None
+
+
+def compelled(g: GameState, p: Player, t: Trial) -> bool:
+    """Whether a power compels ``p`` to complain in ``t`` now (R7.10.4, R5.16.5)."""
+    return any(module.compels_complaint(g, p, t) for module in REGISTRY.values())
 
 
 # -- complaints (R5, R5.17) ---------------------------------------------------------
@@ -254,43 +281,64 @@ def trial_of(g: GameState, cmd: Command) -> Trial:
 def complain(ctx: Context, cmd: Command, actor: str) -> None:
     """``complain``: ``trial``, ``anonymous`` — checked in the order of R5.17.
 
+    A compelled complaint (R7.10.4) skips the opener, duplicate, target and quota
+    checks; in one's own trial or as a duplicate it is recorded null (R5.10, A18).
+
     Raises:
         RuleViolation: the code of the first failing check of R5.17.
     """
     g = ctx.g
     t = trial_of(g, cmd)
-    running(g)
+    if not (t.status == "open" and g.opt("A12") == "full_window" and g.play_ended):
+        running(g)
     p = g.players[actor]
     check_active(g, p)
     anonymous = cmd.flag("anonymous")
     closed_reason = complaint_closed(g, t)
     if closed_reason:
         raise RuleViolation("trial_closed", closed_reason)
-    if t.opener == actor:
-        raise RuleViolation("own_trial", "On ne porte pas plainte dans son propre Procès.")
-    if t.complained(actor):
-        raise RuleViolation(
-            "already_complained", f"{p.pseudo} a déjà porté plainte dans ce Procès."
-        )
+    forced = compelled(g, p, t)
+    duplicate = t.opener == actor or t.complained(actor)
+    if not forced:
+        if t.opener == actor:
+            raise RuleViolation("own_trial", "On ne porte pas plainte dans son propre Procès.")
+        if t.complained(actor):
+            raise RuleViolation(
+                "already_complained", f"{p.pseudo} a déjà porté plainte dans ce Procès."
+            )
     if actor in t.accused and g.opt("A13") == "forbidden":
         raise RuleViolation("not_allowed", "L'accusé ne porte pas plainte contre lui-même (A13).")
-    targets = (
-        t.flags.get("targets_at_end", {}).get(actor, frozenset())
-        if t.concluded
-        else legal_targets(g, p, anonymous=anonymous)
-    )
-    if t.supposed not in targets:
-        raise RuleViolation(
-            "not_your_target",
-            f"{french_name(t.supposed)} n'est pas un Personnage que {p.pseudo} peut accuser.",
+    if not forced:
+        targets = (
+            t.flags.get("targets_at_end", {}).get(actor, frozenset())
+            if t.concluded
+            else legal_targets(g, p, anonymous=anonymous)
         )
-    character_of(p).check_complaint(g, p, t, anonymous=anonymous)
-    if anonymous and character_of(p).anonymous_right(g, p, opening=False) is None:
+        if t.supposed not in targets:
+            raise RuleViolation(
+                "not_your_target",
+                f"{french_name(t.supposed)} n'est pas un Personnage que {p.pseudo} peut accuser.",
+            )
+        character_of(p).check_complaint(g, p, t, anonymous=anonymous)
+    right = anonymous_right(g, p, opening=False) if anonymous else ""
+    if right is None:
         raise RuleViolation("not_allowed", f"{p.pseudo} n'a pas de plainte anonyme à utiliser.")
-    why = quota_refusal(g, p, opening=False, anonymous=anonymous)
-    if why:
-        raise RuleViolation("daily_limit", why)
-    file_complaint(ctx, t, actor, anonymous=anonymous)
+    null = duplicate or is_null(g, t, actor)
+    free = null and g.opt("A20") == "free"
+    if not forced and not free:
+        why = quota_refusal(g, p, opening=False, anonymous=anonymous)
+        if why:
+            raise RuleViolation("daily_limit", why)
+    file_complaint(
+        ctx,
+        t,
+        actor,
+        anonymous=anonymous,
+        compelled=forced,
+        quota=not free,
+        kind=right,
+        null=null,
+    )
 
 
 def complaint_closed(g: GameState, t: Trial) -> str | None:
@@ -326,10 +374,12 @@ def file_complaint(
     quota: bool = True,
     members: tuple[str, ...] = (),
     kind: str = "",
+    null: bool | None = None,
 ) -> None:
     """Record a complaint (checks done), then re-evaluate the quorum (R5.17, R4.6)."""
     g = ctx.g
-    null = is_null(g, t, author) if author != CHORUS else False
+    if null is None:
+        null = is_null(g, t, author) if author != CHORUS else False
     scores = True
     if author != CHORUS:
         p = g.players[author]
@@ -350,8 +400,11 @@ def file_complaint(
             kind=kind,
         )
     )
+    complaint = t.complaints[-1]
+    for module in REGISTRY.values():
+        module.after_complaint(ctx, t, complaint)
     if t.concluded:
-        _score_late(ctx, t, t.complaints[-1])
+        _score_late(ctx, t, complaint)
         return
     check_quorum(ctx, t)
 
@@ -418,6 +471,8 @@ def end_trial(
         score_trial(ctx, t, bool(truth), did_not_conclude=with_penalty, unmasked=bool(unmasked))
     _announce_end(ctx, t, status, unmasked)
     settle_unofficial(ctx, t)
+    for module in REGISTRY.values():
+        module.after_trial_ended(ctx, t)
 
 
 def unmask_by_trial(ctx: Context, seat: str, t: Trial) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .characters import character_of
+from .characters import REGISTRY, character_of
 from .context import Context
 from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
 from .names import french_name
@@ -28,6 +28,7 @@ def unmask(
     trial: Trial | None = None,
     *,
     detail: str = "",
+    cause_day: int | None = None,
 ) -> bool:
     """Unmask ``seat`` for ``cause`` if the rules let it happen now; return whether it did.
 
@@ -44,7 +45,8 @@ def unmask(
     if not p.masked:
         return False
     module = character_of(p)
-    if module.escapes_unmasking(g, p, cause, trial):
+    day = cause_day if cause_day is not None else g.day(ctx.now)
+    if module.escapes_unmasking(g, p, cause, trial, day):
         return False
     accused_now = any(seat in t.accused for t in g.open_trials())
     if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
@@ -78,6 +80,8 @@ def unmask(
     if g.secretary is None:
         ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
     module.on_unmasked(ctx, p)
+    for other in REGISTRY.values():
+        other.after_unmasking(ctx, seat, character, cause)
     from .visibility import notify_new_targets
 
     notify_new_targets(ctx)

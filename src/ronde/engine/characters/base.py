@@ -8,7 +8,7 @@ its rules need; the trial, complaint and scoring code asks the registry
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..commands import Command
 from ..context import Context
@@ -17,6 +17,9 @@ from ..ronde import forward, window
 from ..state import Complaint, GameState, Player, Trial
 
 ActionHandler = Callable[[Context, Command, str], None]
+ChorusValidator = Callable[[GameState, Command], dict[str, Any]]
+#: (context, arguments, members to pay, execution day)
+ChorusExecutor = Callable[[Context, dict[str, Any], tuple[str, ...], int], None]
 
 
 class Character:
@@ -82,14 +85,56 @@ class Character:
         """Override of the truth of an accusation against him (R4.9); ``None``: default."""
         return None
 
-    def escapes_unmasking(self, g: GameState, p: Player, cause: str, trial: Trial | None) -> bool:
-        """Whether a cause that would unmask him leaves him masked (R4.9.4, R8.2)."""
+    def escapes_unmasking(
+        self, g: GameState, p: Player, cause: str, trial: Trial | None, cause_day: int
+    ) -> bool:
+        """Whether a cause that occurred on ``cause_day`` and would unmask him leaves him
+        masked (R4.9.4, R8.2)."""
         return False
 
+    # -- module-level hooks: called once per registered module, whoever holds it ------
     def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
-        """Called on the module (not a player) when ``trial`` reaches quorum; return True
-        if this character's power ends the trial otherwise (e.g. a cancellation)."""
+        """``trial`` just reached quorum; return True if this character's power ends it
+        otherwise (e.g. a cancellation for procedural defect, R7.3.3)."""
         return False
+
+    def after_trial_opened(self, ctx: Context, trial: Trial) -> None:
+        """A trial was just opened (e.g. Destiny's immunity judged at opening, A53)."""
+
+    def after_complaint(self, ctx: Context, trial: Trial, complaint: Complaint) -> None:
+        """A complaint was just recorded (``complaint.kind`` names the anonymous right used)."""
+
+    def after_trial_ended(self, ctx: Context, trial: Trial) -> None:
+        """A trial just ended (any status), after its points and unmaskings."""
+
+    def after_post(self, ctx: Context, trial: Trial, seat: str, defends: str | None) -> None:
+        """A post in a trial topic was recorded (R4.5; a defence when ``defends``)."""
+
+    def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
+        """Someone was unmasked (e.g. the Tragic Hero's target, the Mime's model)."""
+
+    def after_day_closed(self, ctx: Context, day: int) -> None:
+        """The end of ``day`` for the game as a whole (after every holder's duties)."""
+
+    def grants_anonymous(self, g: GameState, p: Player, *, opening: bool) -> str | None:
+        """A right to act anonymously this character gives to another player (e.g.
+        Polichinelle's gift, R7.19.3): its name, or ``None``."""
+        return None
+
+    def compels_complaint(self, g: GameState, p: Player, trial: Trial) -> bool:
+        """Whether this character's power compels ``p`` to complain in ``trial`` now
+        (the Little Mermaid's order, R7.10.4)."""
+        return False
+
+    def gm_actions(self) -> Mapping[str, ActionHandler]:
+        """Game-master actions this character brings (``assign_mime_target`` ...)."""
+        return {}
+
+    def chorus_actions(self) -> Mapping[str, tuple[ChorusValidator, ChorusExecutor]]:
+        """Chorus actions this character hands down when unmasked (R8.6): name ->
+        (validate the vote's arguments, carry out the decision the next day). They are
+        available once ``g.flags["chorus_actions"]`` holds the name."""
+        return {}
 
     # -- life cycle ---------------------------------------------------------------
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:

@@ -114,6 +114,23 @@ class Pierrot(ListedJokers):
                     [target], "asleep", f"Vous êtes endormi pour tout le J{day + 1}.", day=day + 1
                 )
 
+    def on_unmasked(self, ctx: Context, p: Player) -> None:
+        """A62 ``all_lapse``: even a sleep already notified ends with his unmasking."""
+        if ctx.g.opt("A62") != "all_lapse":
+            return
+        today = ctx.g.day(ctx.now)
+        for target, chosen in p.data.get("pending", []):
+            if chosen + 1 >= today and target in ctx.g.asleep.get(chosen + 1, set()):
+                ctx.emit(
+                    CharacterFact(
+                        at=ctx.now,
+                        character=self.id,
+                        player=p.seat,
+                        kind="sleep_ends",
+                        data={"target": target, "day": chosen + 1},
+                    )
+                )
+
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         target = str(fact.data["target"])
         day = int(fact.data["day"])
@@ -123,3 +140,5 @@ class Pierrot(ListedJokers):
             p.data.setdefault("pending", []).append((target, day))
         elif fact.kind == "sleep_starts":
             g.asleep.setdefault(day, set()).add(target)
+        elif fact.kind == "sleep_ends":
+            g.asleep.get(day, set()).discard(target)
