@@ -1,14 +1,13 @@
-"""Every scenario file passes (FORMAT.md examples and ours), and every rule id of
-the engine-core sections is named by at least one scenario."""
+"""Every scenario file passes (FORMAT.md examples and ours); see test_rule_coverage for
+the meta-test on rule ids."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from ronde.scenario import collect, load, rule_ids, run
+from ronde.scenario import collect, load, run
 
 from .conftest import ROOT, SHARED
 
@@ -42,27 +41,3 @@ def _param(path: Path) -> object:
 def test_scenario_passes(path: Path) -> None:
     outcome = run(load(path))
     assert outcome.passed, outcome.line()
-
-
-def _rule_ids_in_rules_md(sections: set[str]) -> set[str]:
-    text = (SHARED / "RULES.md").read_text(encoding="utf-8")
-    ids = set(re.findall(r"\*\*(R\d+(?:\.\d+)+)\*\*", text))
-    return {r for r in ids if r[1:].split(".")[0] in sections}
-
-
-#: Rule ids of the core sections that no scenario names yet, each with its reason.
-#: The meta-test below fails when this list is out of date in either direction.
-NOT_YET_COVERED: dict[str, str] = {}
-
-CORE_SECTIONS = {"0", "1", "2", "3", "4", "5", "6", "8", "9", "10"}
-
-
-def test_every_core_rule_has_a_scenario() -> None:
-    named = set(rule_ids([EXAMPLES, OURS]))
-    missing = _rule_ids_in_rules_md(CORE_SECTIONS) - named
-    assert missing == set(NOT_YET_COVERED), (
-        "rule ids without a scenario: "
-        + ", ".join(sorted(missing - set(NOT_YET_COVERED)))
-        + " | listed as uncovered but now covered: "
-        + ", ".join(sorted(set(NOT_YET_COVERED) - missing))
-    )

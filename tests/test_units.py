@@ -160,7 +160,7 @@ def test_event_json_round_trip() -> None:
 
 
 def test_every_event_type_round_trips_its_name() -> None:
-    assert all(cls.TYPE == name for name, cls in EVENT_TYPES.items())
+    assert all(name == cls.TYPE for name, cls in EVENT_TYPES.items())
 
 
 # -- refusals change nothing ------------------------------------------------------------

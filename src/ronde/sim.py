@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from .bots import GAME_MASTER, POWERS, Act
 from .catalog import default_catalog
 from .engine.clock import PARIS, at_clock
 from .engine.errors import RuleViolation
@@ -55,6 +56,10 @@ def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: A
 
 def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimResult) -> None:
     g = game.state
+    p = g.players[seat]
+    behaviour = POWERS.get(p.character or "") if p.masked else None
+    if behaviour is not None:
+        behaviour(game, seat, at, rng, _recorder(game, res))
     v = player_brief(g, seat)
     me = v["pseudo"]
     if v["chorus"]:
@@ -106,9 +111,18 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         )
 
 
+def _recorder(game: Game, res: SimResult) -> Act:
+    def act(verb: str, by: str, at: datetime, **args: Any) -> bool:
+        return _act(game, verb, by, at, res, **args)
+
+    return act
+
+
 def _game_master_turn(
     game: Game, day: int, at: datetime, rng: random.Random, res: SimResult, first: bool
 ) -> None:
+    for behaviour in GAME_MASTER:
+        behaviour(game, at, rng, _recorder(game, res))
     gm = game.state.game_masters[0]
     v = game_master_brief(game.state)
     if first and not v["theme_set"]:
@@ -128,10 +142,23 @@ def _game_master_turn(
 
 
 def play(players: int, rng: random.Random, start: date = date(2026, 12, 1)) -> SimResult:
-    """Play one whole game of ``players`` bots; return it with its statistics."""
+    """Play one whole game of ``players`` bots on a drawn cast; return it with its statistics."""
     names = [f"Joueur{i:02d}" for i in range(1, players + 1)]
     draw_rng = random.Random(rng.random())
     cast, ronde = draw(names, draw_rng)  # type: ignore[arg-type]
+    return play_cast(cast, ronde, rng, start=start)
+
+
+def play_cast(
+    cast: dict[str, str],
+    ronde: list[str],
+    rng: random.Random,
+    *,
+    start: date = date(2026, 12, 1),
+    options: dict[str, Any] | None = None,
+) -> SimResult:
+    """Play one whole game of bots on the given cast and Ronde."""
+    names = list(cast)
     game = Game.create(
         start=start,
         cast=cast,
@@ -140,6 +167,7 @@ def play(players: int, rng: random.Random, start: date = date(2026, 12, 1)) -> S
         seed=rng.getrandbits(63),
         players=names,
         game_masters=["Mj"],
+        options=options,
     )
     res = SimResult(game)
     characters = sorted(set(cast.values()))
