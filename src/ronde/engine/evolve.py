@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from .characters import REGISTRY, character_of
+from .characters import REGISTRY
 from .events import (
     CharacterFact,
     ChorusDecided,
@@ -124,14 +124,6 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
 
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
     t = g.trials[e.trial - 1]
-    if e.concluded:
-        # Late complaints are checked against the targets at the conclusion (R4.8, A16).
-        t.flags["targets_at_end"] = {
-            s: frozenset(character_of(p).legal_targets(g, p, anonymous=True))
-            | frozenset(character_of(p).legal_targets(g, p, anonymous=False))
-            for s, p in g.players.items()
-            if p.active
-        }
     t.status = e.status
     t.truth = e.truth
     t.concluded = e.concluded

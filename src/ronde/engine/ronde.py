@@ -5,6 +5,9 @@ A slot is named by its Character id (the two Decorators share ``decorators``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
 from .options import option
 from .state import GameState
 
@@ -29,6 +32,17 @@ def live_slots(g: GameState) -> frozenset[str]:
     result = frozenset(live)
     g.live_cache = (g.event_count, result)
     return result
+
+
+@contextmanager
+def revived(g: GameState, characters: Iterable[str]) -> Iterator[None]:
+    """Within the block, treat ``characters``' slots as live (a read-only what-if used
+    to check late complaints against the targets before the verdict, R4.8)."""
+    g.live_cache = (g.event_count, live_slots(g) | frozenset(characters))
+    try:
+        yield
+    finally:
+        g.live_cache = (-1, frozenset())
 
 
 def slot_live(g: GameState, character: str) -> bool:

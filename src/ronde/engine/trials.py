@@ -13,6 +13,7 @@ from .context import Context
 from .errors import RuleViolation
 from .events import ComplaintFiled, TrialAnnounced, TrialEnded, TrialOpened
 from .names import french_name, nearest, resolve_character
+from .ronde import revived
 from .state import CHORUS, Complaint, GameState, Player, Trial
 from .unmasking import settle_unofficial, unmask
 
@@ -309,11 +310,13 @@ def complain(ctx: Context, cmd: Command, actor: str) -> None:
     if actor in t.accused and g.opt("A13") == "forbidden":
         raise RuleViolation("not_allowed", "L'accusé ne porte pas plainte contre lui-même (A13).")
     if not forced:
-        targets = (
-            t.flags.get("targets_at_end", {}).get(actor, frozenset())
-            if t.concluded
-            else legal_targets(g, p, anonymous=anonymous)
-        )
+        if t.concluded:
+            # a late complaint (R4.8, A16): judged as if the trial's own verdict had
+            # not yet unmasked its accused
+            with revived(g, (t.supposed,)):
+                targets = legal_targets(g, p, anonymous=anonymous)
+        else:
+            targets = legal_targets(g, p, anonymous=anonymous)
         if t.supposed not in targets:
             raise RuleViolation(
                 "not_your_target",
