@@ -27,6 +27,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import RONDE_IDS, french_name
+from .engine.unmasking import CAUSES_FR
 from .engine.views import game_master_brief, player_brief
 from .setup import draw
 
@@ -271,13 +272,15 @@ def _summary(console: Console, results: list[SimResult]) -> None:
         for p in g.players.values():
             points[p.original].append(p.points)
     table = Table(
-        title=f"Démasquages par cause et par jour ({len(results)} parties, moyenne par partie)"
+        title=f"Démasquages par jour et par cause ({len(results)} parties, moyenne par partie)"
     )
-    table.add_column("Cause")
+    table.add_column("Jour")
+    kinds = sorted({c for c, _ in causes})
+    for cause in kinds:
+        table.add_column(CAUSES_FR.get(cause, cause), justify="right")
     for d in range(1, 15):
-        table.add_column(f"J{d}", justify="right")
-    for cause in sorted({c for c, _ in causes}):
-        table.add_row(cause, *[f"{causes[(cause, d)] / len(results):.2f}" for d in range(1, 15)])
+        label = f"J{d}" if d <= 13 else "fin"
+        table.add_row(label, *[f"{causes[(cause, d)] / len(results):.2f}" for cause in kinds])
     console.print(table)
     ptable = Table(title="Points par personnage (moyenne par joueur)")
     ptable.add_column("Personnage")
@@ -301,11 +304,21 @@ def _plot(results: list[SimResult], path: Path) -> None:
     for r in results:
         for c, series in r.masked_by_day.items():
             shares[c].append(series)
-    fig, ax = plt.subplots(figsize=(10, 6))
+    fig, ax = plt.subplots(figsize=(11, 7))
     days = list(range(1, 14))
-    for c, runs in sorted(shares.items()):
-        mean = [sum(run[i] for run in runs) / len(runs) for i in range(13)]
-        ax.plot(days, mean, label=french_name(c))
+    colours = plt.get_cmap("tab20").colors
+    styles = ["-", "--", ":", "-."]
+    for i, (c, runs) in enumerate(sorted(shares.items())):
+        mean = [sum(run[d] for run in runs) / len(runs) for d in range(13)]
+        ax.plot(
+            days,
+            mean,
+            label=french_name(c),
+            color=colours[i % len(colours)],
+            linestyle=styles[(i // len(colours)) % len(styles)],
+            marker="o",
+            markersize=3,
+        )
     ax.set_xlabel("Jour")
     ax.set_ylabel("Part encore masquée")
     ax.set_title(f"Personnages encore masqués ({len(results)} parties)")

@@ -240,7 +240,6 @@ def game_master_view(g: GameState) -> View:
             {
                 **_trial_public(g, t, None),
                 "opener": "chœur" if t.opener == CHORUS else g.pseudo(t.opener),
-                "truth_now": None,
                 "complaints": [
                     {
                         "author": "chœur" if c.author == CHORUS else g.pseudo(c.author),
