@@ -11,10 +11,11 @@ Targets (issue #2, 2-core machines): replay >= 100,000 events/s, simulator
 
 from __future__ import annotations
 
-import json
 import random
 import time
 import tracemalloc
+
+import orjson
 
 from ronde.catalog import default_catalog
 from ronde.engine.events import from_json
@@ -43,7 +44,7 @@ def main() -> None:
     replay_s = _best(lambda: Game.replay(log, catalog))
 
     def from_text() -> None:
-        events = [from_json(json.loads(line)) for line in text.splitlines()]
+        events = [from_json(orjson.loads(line)) for line in text.splitlines()]
         Game.replay(events, catalog)
 
     text_s = _best(from_text)

@@ -5,9 +5,10 @@ A malformed file raises :class:`LogError` naming the file, the line and the prob
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
+
+import orjson
 
 from .catalog import default_catalog
 from .engine.events import Event, EventFormatError, from_json, to_json
@@ -38,9 +39,9 @@ def read_events(path: Path) -> list[Event]:
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(path, n, f"JSON invalide : {exc.msg}") from None
+            data = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise LogError(path, n, f"JSON invalide : {exc}") from None
         if not isinstance(data, dict):
             raise LogError(path, n, "chaque ligne est un objet JSON")
         try:
@@ -66,10 +67,9 @@ def load_game(path: Path) -> Game:
 
 
 def dumps(events: Iterable[Event]) -> str:
-    """Events as JSON Lines text."""
-    return "".join(
-        json.dumps(to_json(e), ensure_ascii=False, sort_keys=True) + "\n" for e in events
-    )
+    """Events as JSON Lines text (keys sorted, UTF-8)."""
+    option = orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+    return b"".join(orjson.dumps(to_json(e), option=option) for e in events).decode("utf-8")
 
 
 def write_events(path: Path, events: Iterable[Event]) -> None:
