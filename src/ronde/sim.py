@@ -306,7 +306,8 @@ def _plot(results: list[SimResult], path: Path) -> None:
             shares[c].append(series)
     fig, ax = plt.subplots(figsize=(11, 7))
     days = list(range(1, 14))
-    colours = plt.get_cmap("tab20").colors
+    cmap = plt.get_cmap("tab20")
+    colours = [cmap(k) for k in range(20)]
     styles = ["-", "--", ":", "-."]
     for i, (c, runs) in enumerate(sorted(shares.items())):
         mean = [sum(run[d] for run in runs) / len(runs) for d in range(13)]
