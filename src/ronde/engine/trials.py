@@ -488,7 +488,7 @@ def _announce_end(ctx: Context, t: Trial, status: str, unmasked: list[str]) -> N
     anonymous = sum(1 for c in t.complaints if c.anonymous)
     nulls = sum(1 for c in t.complaints if c.null)
     text = f"Procès n°{t.number} : {STATUS_FR.get(status, status)}."
-    if status in ("just", "unjust") and nulls:
+    if status in ("just", "unjust") and nulls and quorum_count(g, t) >= 4:  # R5.13, A19
         if g.opt("A19") == "count":
             text += f" {nulls} plainte(s) nulle(s)."
         else:
