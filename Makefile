@@ -22,8 +22,8 @@ run: install
 test: install lint typecheck pytest
 
 lint: install
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 
 typecheck: install
 	$(BIN)/mypy

@@ -7,6 +7,7 @@ The lists must stay exact: an id that gains a scenario must leave its list.
 from __future__ import annotations
 
 import re
+
 from ronde.scenario import rule_ids
 
 from .conftest import ROOT, SHARED
