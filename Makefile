@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install run test lint typecheck pytest bench check clean
+.PHONY: install run test lint typecheck pytest bench check clean test-web bench-web simulate
 
 $(BIN)/ronde: pyproject.toml
 	@command -v uv >/dev/null 2>&1 || $(PY) -m pip install --quiet uv
@@ -14,9 +14,14 @@ $(BIN)/ronde: pyproject.toml
 
 install: $(BIN)/ronde
 
+# Starts the web app on http://127.0.0.1:8000 with an embedded SQLite database and
+# a demo game in progress (played by the simulator up to J5); prints the logins.
+run: install
+	$(BIN)/ronde serve --demo
+
 # Plays one complete simulated game on the full 28-player cast and prints its
 # announcements and final scoreboard.
-run: install
+simulate: install
 	$(BIN)/ronde simulate --players 28 --games 1
 
 test: install lint typecheck pytest
@@ -31,11 +36,19 @@ typecheck: install
 pytest: install
 	$(BIN)/pytest
 
+# The web tests alone (CI runs them again with DATABASE_URL set to a PostgreSQL).
+test-web: install
+	$(BIN)/pytest tests/web
+
 check: install
 	$(BIN)/ronde check ../shared/scenarios tests/scenarios
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+# Requests per second and p99 latency of the web pages (see README).
+bench-web: install
+	$(BIN)/python benchmarks/bench_web.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

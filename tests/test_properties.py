@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from ronde import store
@@ -31,12 +32,14 @@ from ronde.engine.game import Game
 from ronde.engine.names import french_name
 from ronde.engine.options import HOUSE_RULES
 from ronde.engine.ronde import slot_live
-from ronde.engine.state import CHORUS, GameState, Player
+from ronde.engine.state import CHORUS, GameState, Player, Trial
 from ronde.engine.trials import legal_targets
 from ronde.engine.views import public_identities, view
 
 CATALOG = default_catalog()
 START = date(2026, 12, 1)
+#: J1 dates: no clock change, autumn change on J6 (2026-10-25), spring change on J9 (2027-03-28).
+STARTS = [START, date(2026, 10, 20), date(2027, 3, 20)]
 GM = "Mj"
 CHARACTERS = [
     "alice",
@@ -72,31 +75,61 @@ VARIED_OPTIONS = [
     "A70",
     "A71",
 ]
-ACTIONS = (
-    ["open_trial"] * 4
-    + ["complain"] * 9
-    + ["chorus_vote"] * 2
-    + ["record_constraint"] * 2
-    + ["transfigure"] * 2
-    + ["rehearse", "post", "use_joker", "send_items", "guess_ronde"]
-)
+#: Weights of the actions drawn: (always, when the state makes it likely to succeed).
+ACTION_WEIGHTS = {
+    "open_trial": (1, 3),  # ... when no trial is open
+    "complain": (1, 15),  # ... while a trial is open
+    "chorus_vote": (1, 2),  # ... when there is a chorus
+    "record_constraint": (2, 0),
+    "transfigure": (1, 2),  # ... when an Extra seat is vacant
+    "rehearse": (1, 0),
+    "post": (1, 0),
+    "use_joker": (1, 0),
+    "send_items": (1, 0),
+    "guess_ronde": (1, 0),
+    "power": (1, 2),  # ... when a masked player has a power
+    "game_master": (2, 0),
+}
+#: Character powers of the characters drawn (the others are not in these games).
+PLAYER_POWERS = ["ask", "put_to_sleep", "order", "reveal_secret", "grant_anonymous"]
+GM_ACTIONS = [
+    "assign_mime_target",
+    "give_revenant_role",
+    "record_order",
+    "send_excerpt",
+    "set_guignol_constraint",
+    "replace_player",
+    "record_death",
+    "award",
+    "exempt",
+    "set_theme",
+    "announce",
+    "appoint_secretary",
+]
 STAT_KEYS = ("accepted", "refused", "concluded", "unmasked", "anonymous", "new_extra")
+
+
+def examples(n: int) -> int:
+    """``n`` examples, times ``RONDE_PROPERTY_SCALE`` (e.g. 20 for a long bug hunt)."""
+    return max(1, round(n * float(os.environ.get("RONDE_PROPERTY_SCALE", "1"))))
+
 
 SETTINGS = settings(
     deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 
 # -- canonical state ---------------------------------------------------------------
 def canonical(obj: Any) -> Any:
-    """Comparable plain data: dataclasses as dicts (without the item catalogue),
-    sets sorted, tuples as lists, datetimes as UTC instants."""
+    """Comparable plain data: dataclasses as dicts (without the item catalogue and
+    the read caches), sets sorted, tuples as lists, datetimes as UTC instants."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {
             f.name: canonical(getattr(obj, f.name))
             for f in dataclasses.fields(obj)
-            if f.name != "catalog"
+            if f.name != "catalog" and not f.name.endswith("_cache")
         }
     if isinstance(obj, dict):
         return {repr(canonical(k)): canonical(v) for k, v in obj.items()}
@@ -135,7 +168,9 @@ def json_round_trip(game: Game) -> Game:
 
 # -- generated games ---------------------------------------------------------------
 @st.composite
-def setups(draw: Any, start: date = START) -> Game:
+def setups(draw: Any, start: date | None = None) -> Game:
+    if start is None:
+        start = draw(st.sampled_from(STARTS))
     n_ronde = draw(st.integers(5, 9))
     ronde = draw(st.permutations(CHARACTERS))[:n_ronde]
     n_extras = draw(st.integers(3, 4))
@@ -167,7 +202,7 @@ class Driver:
         self.data = data
         self.game = game
         self.j1 = day_start(game.state.start, 1).astimezone(UTC)
-        self.minute = 20 * 60  # J1 20:00
+        self.minute = 23 * 60  # J1 23:00
         self.stats: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
 
@@ -185,10 +220,15 @@ class Driver:
     def now(self) -> datetime:
         return (self.j1 + timedelta(minutes=self.minute)).astimezone(PARIS)
 
+    def open_trials(self) -> list[Trial]:
+        now = self.now()
+        return [t for t in self.g.trials if t.status == "open" and now < t.deadline]
+
     def tick(self) -> datetime:
-        step = self.draw(
-            st.one_of(st.integers(0, 120), st.integers(0, 120), st.integers(120, 1800))
-        )
+        """The next command's time: close to the last while trials are open."""
+        odds = 8 if self.open_trials() else 1  # small steps for one large one
+        large = self.draw(st.integers(0, odds)) == odds
+        step = self.draw(st.integers(90, 1800) if large else st.integers(0, 90))
         self.minute = min(self.minute + step, 13 * 1440 + 120)
         return self.now()
 
@@ -197,6 +237,12 @@ class Driver:
 
     def chorus(self) -> list[Player]:
         return [p for p in self.g.players.values() if not p.masked and p.alive]
+
+    def vacant_extra(self) -> bool:
+        g = self.g
+        return sum(1 for p in g.players.values() if p.masked and p.character == "extra") < (
+            g.n_extras
+        )
 
     def free_today(self, p: Player) -> bool:
         day = self.g.day(self.now())
@@ -212,17 +258,37 @@ class Driver:
 
     # commands
     def command(self, at: datetime) -> Command:
-        action = self.pick(ACTIONS)
+        likely = {
+            "open_trial": not self.open_trials(),
+            "complain": bool(self.open_trials()),
+            "chorus_vote": bool(self.chorus()),
+            "transfigure": bool(self.chorus()) and self.vacant_extra(),
+            "power": bool(self.powerful()),
+        }
+        choices = [
+            action
+            for action, (base, bonus) in ACTION_WEIGHTS.items()
+            for _ in range(base + (bonus if likely.get(action) else 0))
+        ]
+        action = self.pick(choices)
         smart = self.draw(st.integers(0, 9)) < 8
         make: Callable[[bool], tuple[str, dict[str, Any]]] = getattr(self, f"_{action}")
-        by, args = make(smart)
-        return Command(action, by, at, args)
+        self.action = action
+        by, args = make(smart)  # a power names its own action
+        return Command(self.action, by, at, args)
+
+    def anonymous(self, p: Player, *, opening: bool) -> bool:
+        """A new Extra acts anonymously; others when they have a right to (and want to)."""
+        if p.new_extra:
+            return True
+        right = character_of(p).anonymous_right(self.g, p, opening=opening)
+        return right is not None and self.draw(st.booleans())
 
     def _open_trial(self, smart: bool) -> tuple[str, dict[str, Any]]:
         actors = [p for p in self.masked() if p.unofficial is None and self.free_today(p)]
         if smart and actors:
             p = self.pick(actors)
-            anonymous = p.new_extra
+            anonymous = self.anonymous(p, opening=True)
             targets = sorted(legal_targets(self.g, p, anonymous=anonymous))
             if targets:
                 supposed = self.pick(targets)
@@ -243,10 +309,11 @@ class Driver:
 
     def _complain(self, smart: bool) -> tuple[str, dict[str, Any]]:
         g = self.g
-        now = self.now()
-        trials = [t for t in g.trials if t.status == "open" and now < t.deadline]
+        trials = self.open_trials()
         if smart and trials:
-            t = self.pick(trials)
+            # mostly the trial with the most complaints: verdicts need four
+            busiest = max(trials, key=lambda t: len(t.valid()))
+            t = busiest if self.draw(st.booleans()) else self.pick(trials)
             forbid_self = g.opt("A13") == "forbidden"
             candidates = [
                 p
@@ -260,7 +327,7 @@ class Driver:
             ]
             if candidates:
                 p = self.pick(candidates)
-                return p.pseudo, {"trial": t.number, "anonymous": p.new_extra}
+                return p.pseudo, {"trial": t.number, "anonymous": self.anonymous(p, opening=False)}
         return self.any_name(), {
             "trial": self.draw(st.integers(0, len(g.trials) + 1)),
             "anonymous": self.draw(st.booleans()),
@@ -339,6 +406,49 @@ class Driver:
             order = self.draw(st.lists(st.sampled_from([*ronde, "extra"]), max_size=10))
         return self.any_name(), {"order": list(order)}
 
+    def powerful(self) -> list[Player]:
+        return [p for p in self.masked() if set(character_of(p).actions()) & set(PLAYER_POWERS)]
+
+    def power_args(self, actor: Player | None) -> dict[str, Any]:
+        """Arguments for any power or game-master action (each takes the keys it needs)."""
+        g = self.g
+        others = [q for q in self.masked() if actor is None or q.seat != actor.seat]
+        live = [c for c in g.ronde if slot_live(g, c)] or list(g.ronde)
+        trials = self.open_trials() or g.trials
+        player = self.pick(others).pseudo if others else self.any_name()
+        return {
+            "player": player,
+            "as": self.pick(live),
+            "character": self.pick(live),
+            "trial": self.pick(trials).number if trials else 1,
+            "kind": self.pick(["complain", "go_to", "take_item", "dance"]),
+            "cell": [self.draw(st.integers(-3, 3)), self.draw(st.integers(-3, 3))],
+            "item": "item_cards",
+            "text": "Il fera beau demain, nous verrons, vous saurez.",
+            "obeyed": self.draw(st.booleans()),
+            "theme_found": self.draw(st.booleans()),
+            "day": g.day(self.now()),
+            "days": [g.day(self.now())],
+            "theme": "la lune",
+            "points": self.draw(st.integers(-50, 50)),
+            "reason": "test",
+            "new": f"Neo{len(self.g.players)}{self.draw(st.integers(0, 9))}",
+        }
+
+    def _power(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        powerful = self.powerful()
+        if smart and powerful:
+            p = self.pick(powerful)
+            names = sorted(set(character_of(p).actions()) & set(PLAYER_POWERS))
+            self.action = self.pick(names)
+            return p.pseudo, self.power_args(p)
+        self.action = self.pick(PLAYER_POWERS)
+        return self.any_name(), self.power_args(None)
+
+    def _game_master(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        self.action = self.pick(GM_ACTIONS)
+        return (GM if smart else self.any_name()), self.power_args(None)
+
     # playing
     def commands(self, steps: int) -> Iterator[Command]:
         """``steps`` drawn commands, then maybe the end of the game and a few more."""
@@ -390,12 +500,12 @@ def play(
     data: st.DataObject,
     *,
     steps: st.SearchStrategy[int] | None = None,
-    start: date = START,
+    start: date | None = None,
     after_each: Callable[[Game, Command, RuleViolation | None], None] | None = None,
 ) -> Driver:
     game = data.draw(setups(start))
     driver = Driver(data, game)
-    for cmd in driver.commands(data.draw(steps or st.integers(5, 45))):
+    for cmd in driver.commands(data.draw(steps or st.integers(15, 50))):
         refusal = driver.run(cmd)
         if after_each is not None:
             after_each(game, cmd, refusal)
@@ -404,7 +514,7 @@ def play(
 
 
 # -- replay ---------------------------------------------------------------------------
-@settings(SETTINGS, max_examples=30)
+@settings(SETTINGS, max_examples=examples(20))
 @given(st.data())
 def test_replay_rebuilds_the_same_state(data: st.DataObject) -> None:
     game = play(data).game
@@ -414,7 +524,7 @@ def test_replay_rebuilds_the_same_state(data: st.DataObject) -> None:
     assert replayed.log == game.log
 
 
-@settings(SETTINGS, max_examples=30)
+@settings(SETTINGS, max_examples=examples(20))
 @given(st.data())
 def test_json_lines_round_trip_rebuilds_the_same_state(data: st.DataObject) -> None:
     game = play(data).game
@@ -426,16 +536,17 @@ def test_json_lines_round_trip_rebuilds_the_same_state(data: st.DataObject) -> N
     assert store.dumps(replayed.log) == text
 
 
-@settings(SETTINGS, max_examples=20)
+@settings(SETTINGS, max_examples=examples(20))
 @given(st.data())
 def test_a_reloaded_game_continues_like_the_live_one(data: st.DataObject) -> None:
     """Saving to JSON Lines and reloading mid-game (what every ``ronde act`` does)
     changes nothing about what happens next: same refusals, same events."""
     game = data.draw(setups())
     driver = Driver(data, game)
-    cut = data.draw(st.integers(0, 30))
+    steps = data.draw(st.integers(5, 40))
+    cut = data.draw(st.integers(0, steps - 1))
     twin: Game | None = None
-    for i, cmd in enumerate(driver.commands(data.draw(st.integers(5, 40)))):
+    for i, cmd in enumerate(driver.commands(steps)):
         if i == cut:
             twin = json_round_trip(game)
         refusal = driver.run(cmd)
@@ -446,15 +557,17 @@ def test_a_reloaded_game_continues_like_the_live_one(data: st.DataObject) -> Non
             except RuleViolation as rv:
                 twin_code = rv.code
             assert twin_code == (refusal.code if refusal else None), cmd
-    if twin is not None:
-        end = day_start(game.state.start, 14) + timedelta(hours=1)
-        game.advance(end)
-        twin.advance(end)
-        assert store.dumps(twin.log) == store.dumps(game.log)
+    assert twin is not None
+    end = day_start(game.state.start, 14) + timedelta(hours=1)
+    game.advance(end)
+    twin.advance(end)
+    assert store.dumps(twin.log) == store.dumps(game.log)
+    a, b = dump(game.state), dump(twin.state)
+    assert a == b, diff(a, b)
 
 
 # -- refusals ---------------------------------------------------------------------------
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(st.data())
 def test_a_refused_command_changes_nothing(data: st.DataObject) -> None:
     game = data.draw(setups())
@@ -490,7 +603,7 @@ def check_targets(g: GameState) -> None:
             assert targets <= set(g.ronde), (p.pseudo, targets)
 
 
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(st.data())
 def test_legal_targets_never_hold_own_or_unmasked_characters(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_targets(game.state))
@@ -503,7 +616,7 @@ def check_points(g: GameState) -> None:
     assert board == {p.pseudo: p.points for p in g.players.values()}
 
 
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(st.data())
 def test_points_are_the_sum_of_score_lines(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_points(game.state))
@@ -531,12 +644,13 @@ def lists_of(obj: Any) -> Iterator[list[Any]]:
 
 
 def ronde_orders(g: GameState) -> list[list[str]]:
-    """Every rotation of the Ronde, both ways (ids and French names)."""
+    """Every rotation of the Ronde, both ways (ids and French names), except those
+    that are merely sorted lists (a sorted list of targets tells no order)."""
     out = []
     for names in (list(g.ronde), [french_name(c) for c in g.ronde]):
         for seq in (names, names[::-1]):
             out += [seq[i:] + seq[:i] for i in range(len(seq))]
-    return out
+    return [x for x in out if x != sorted(x)]
 
 
 def check_no_leaks(g: GameState) -> None:
@@ -560,7 +674,8 @@ def check_no_leaks(g: GameState) -> None:
         assert v["kind"] == "player"
         assert "ronde" not in set(keys_of(v)), p.pseudo
         if secret_order:
-            assert not [x for x in lists_of(v) if x in orders], (p.pseudo, "sees the Ronde")
+            bad = [x for x in lists_of(v) if x in orders]
+            assert not bad, (p.pseudo, "sees the Ronde", bad)
         for pseudo, character in v["known"].items():
             seat = g.seat_of(pseudo)
             assert seat is not None, pseudo
@@ -579,7 +694,7 @@ def check_no_leaks(g: GameState) -> None:
                 assert pair not in text, (p.pseudo, "sees", pair)
 
 
-@settings(SETTINGS, max_examples=20)
+@settings(SETTINGS, max_examples=examples(20))
 @given(st.data())
 def test_views_leak_no_secret(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_no_leaks(game.state))
@@ -617,7 +732,7 @@ def check_anonymity(g: GameState) -> None:
             assert f"par {g.pseudo(t.opener)} " not in announcements.get(t.number, "")
 
 
-@settings(SETTINGS, max_examples=20)
+@settings(SETTINGS, max_examples=examples(20))
 @given(st.data())
 def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
     game = data.draw(setups())
@@ -627,7 +742,11 @@ def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
     # J4 (R8.16; not the Extra himself, A67).
     extras = [p.pseudo for p in g.players.values() if p.character == "extra"]
     failing = extras[data.draw(st.integers(0, len(extras) - 1))]
-    first = next(p.pseudo for p in g.players.values() if p.character != "extra")
+    first = next(
+        p.pseudo
+        for p in g.players.values()
+        if p.character != "extra" and (character_of(p).constraint_days or (9, 9))[0] <= 2
+    )
     prefix = [
         Command(
             "record_constraint", GM, at_(g, "J2 12:00"), {"player": first, "day": 2, "met": False}
@@ -654,24 +773,25 @@ def at_(g: GameState, text: str) -> datetime:
 
 # -- the generator itself ---------------------------------------------------------------------
 def test_generated_games_reach_verdicts_and_unmaskings() -> None:
-    """Guard against vacuous properties: most commands are accepted, trials conclude,
-    players are unmasked, new Extras act anonymously."""
+    """Guard against vacuous properties: most commands are accepted, trials reach
+    verdicts, players are unmasked, some act anonymously (the anonymity test makes
+    sure of the latter with a prefix that gives a player a new Extra mask)."""
     totals: Counter[str] = Counter()
-    examples: Counter[str] = Counter()
+    games_with: Counter[str] = Counter()
 
-    @settings(SETTINGS, max_examples=40, database=None)
+    @settings(SETTINGS, max_examples=examples(40), database=None)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        stats = play(data).summarise()
+        stats = play(data).stats
         totals.update(stats)
-        examples["games"] += 1
+        games_with["games"] += 1
         for key in STAT_KEYS:
             if stats[key]:
-                examples[key] += 1
+                games_with[key] += 1
 
     run()
-    games = examples["games"]
+    games = games_with["games"]
     assert totals["accepted"] >= 0.4 * (totals["accepted"] + totals["refused"]), totals
-    assert examples["concluded"] >= 0.3 * games, (examples, totals)
-    assert examples["unmasked"] >= 0.3 * games, (examples, totals)
-    assert examples["new_extra"] >= 1, (examples, totals)
+    assert games_with["concluded"] >= 0.3 * games, (games_with, totals)
+    assert games_with["unmasked"] >= 0.3 * games, (games_with, totals)
+    assert games_with["anonymous"] >= 1, (games_with, totals)

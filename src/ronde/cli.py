@@ -267,6 +267,19 @@ def simulate(
     run_cli(console, players=players, games=games, seed=seed, plot=plot, log=log)
 
 
+# The forum bridge (ronde.forum): `ronde announce` and `ronde forum parse`.
+from .forum.cli import announce_command, forum_app  # noqa: E402
+
+app.command("announce")(announce_command)
+app.add_typer(forum_app, name="forum")
+
+# The web app (ronde.web): `ronde serve` and `ronde tick` (Django is imported lazily).
+from .web.cli import serve_command, tick_command  # noqa: E402
+
+app.command("serve")(serve_command)
+app.command("tick")(tick_command)
+
+
 def main() -> None:
     """Entry point of the ``ronde`` script."""
     app()

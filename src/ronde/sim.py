@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from .bots import GAME_MASTER, POWERS, Act
+from .bots import CHORUS, GAME_MASTER, POWERS, Act
 from .catalog import default_catalog
 from .engine.clock import PARIS, at_clock
 from .engine.errors import RuleViolation
@@ -77,6 +77,8 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
                     player=rng.choice(suspects),
                     **{"as": rng.choice(list(RONDE_IDS))},
                 )
+        for chorus_behaviour in CHORUS:
+            chorus_behaviour(game, seat, at, rng, _recorder(game, res))
         return
     if not v["can_act"] or not v["targets"]:
         return

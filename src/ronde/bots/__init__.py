@@ -38,3 +38,14 @@ def _collect() -> tuple[
 #: character id -> behaviour of a masked holder, tried once per bot turn;
 #: game-master behaviours run once per slot (relaying rulings a power needs)
 POWERS, GAME_MASTER = _collect()
+
+
+def _chorus() -> list[Behaviour]:
+    from . import characters_one, characters_two
+
+    return [*getattr(characters_one, "CHORUS", []), *getattr(characters_two, "CHORUS", [])]
+
+
+#: behaviours of a member of the chorus, tried once per bot turn after his investigation
+#: vote (the actions the chorus inherits from fallen characters, R8.6)
+CHORUS: list[Behaviour] = _chorus()

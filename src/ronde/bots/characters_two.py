@@ -1,15 +1,285 @@
-"""Bot behaviours for the characters of the Characters II issue."""
+"""Bot behaviours for the characters of the Characters II issue.
+
+Each behaviour decides from the player's own view (``player_brief`` first, the fuller
+``player_view`` only when a power may be used), never from the state itself. The
+game-master behaviours relay what these powers need from the MJs: Alice's excerpts and
+the rulings on the Little Mermaid's orders.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
+from ..engine.characters import REGISTRY
+from ..engine.characters.base import ListedJokers
 from ..engine.game import Game
+from ..engine.names import RONDE_IDS
+from ..engine.views import chorus_view, player_brief, private_brief
 from . import Act, Behaviour
 
+SECRET_DAYS = (4, 8, 12)
+MUSIC = ("item_cdphil", "item_radio_on", "item_cdbrit")
+
+
+def _me(game: Game, seat: str) -> dict[str, Any]:
+    return private_brief(game.state, seat)
+
+
+def _others(brief: dict[str, Any]) -> list[str]:
+    return [p for p in brief["masked_players"] if p != brief["pseudo"]]
+
+
+def _joker(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    """Now and then, a Joker from the character's list (R6.9–R6.12)."""
+    brief = player_brief(game.state, seat)
+    module = REGISTRY.get(brief["character"] or "")
+    if isinstance(module, ListedJokers) and rng.random() < 0.03:
+        act("use_joker", brief["pseudo"], at, items=[rng.choice(sorted(module.joker_items))])
+
+
+def _with_common(behaviour: Behaviour) -> Behaviour:
+    def run(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+        behaviour(game, seat, at, rng, act)
+        _joker(game, seat, at, rng, act)
+
+    return run
+
+
+# -- Devil's Advocate (R7.3) ------------------------------------------------------------
+def devils_advocate(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    brief = player_brief(game.state, seat)
+    day = brief["day"]
+    me = _me(game, seat)
+    window = (day if day % 2 == 0 else day - 1, day if day % 2 else day + 1)
+    defended = [d for d in me["defences"] if d["counted"]]
+    open_trials = [t for t in brief["open_trials"] if t["open"]]
+    if open_trials and not any(window[0] <= d["day"] <= window[1] for d in defended):
+        t = rng.choice(open_trials)
+        last = defended[-1]["player"] if defended else None
+        choices = [a for a in t["accused"] if a != last]
+        if choices:
+            act("post", brief["pseudo"], at, trial=t["number"], defends=rng.choice(choices))
+    w = "W1" if day <= 7 else "W2"
+    if w not in me["cancellations"] and rng.random() < (0.15 if day in (7, 13) else 0.05):
+        mine = [
+            t["number"]
+            for t in open_trials
+            if t["number"] in me["posted_in"] and brief["pseudo"] not in t["accused"]
+        ]
+        if mine:
+            act("cancel_trial", brief["pseudo"], at, trial=rng.choice(mine))
+
+
+# -- Chucky (R7.7) ----------------------------------------------------------------------
+def chucky(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    brief = player_brief(game.state, seat)
+    open_trials = [t for t in brief["open_trials"] if t["open"]]
+    if not open_trials:
+        return
+    me = _me(game, seat)
+    w = "W1" if brief["day"] <= 7 else "W2"
+    if w in me["shortenings"]:
+        return
+    t = max(open_trials, key=lambda t: t["public_complaints"] + rng.random())
+    if t["number"] not in me["posted_in"]:
+        act("post", brief["pseudo"], at, trial=t["number"])
+    elif t["public_complaints"] >= 2 or rng.random() < 0.1:
+        act("shorten_trial", brief["pseudo"], at, trial=t["number"])
+
+
+# -- Woody (R7.12) ----------------------------------------------------------------------
+def woody(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    if rng.random() > 0.08:
+        return
+    brief = player_brief(game.state, seat)
+    suspects = [p for p in _others(brief) if p not in brief["known"]]
+    if suspects and brief["targets"]:
+        act(
+            "ask",
+            brief["pseudo"],
+            at,
+            player=rng.choice(suspects),
+            **{"as": rng.choice(brief["targets"])},
+        )
+
+
+# -- Pierrot (R7.13) --------------------------------------------------------------------
+def pierrot(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    if rng.random() > 0.2:
+        return
+    brief = player_brief(game.state, seat)
+    if brief["day"] >= 13:
+        return
+    slept = {s["player"] for s in _me(game, seat)["sleepers"]}
+    choices = [p for p in _others(brief) if p not in slept]
+    if choices:
+        act("put_to_sleep", brief["pseudo"], at, player=rng.choice(choices))
+
+
+# -- Polichinelle (R7.19) ---------------------------------------------------------------
+def polichinelle(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    brief = player_brief(game.state, seat)
+    day = brief["day"]
+    others = _others(brief)
+    if not others or day % 2 or day > 12:
+        return
+    if day in SECRET_DAYS and rng.random() < 0.5:
+        act("reveal_secret", brief["pseudo"], at, player=rng.choice(others))
+    if rng.random() < 0.5:
+        act("grant_anonymous", brief["pseudo"], at, player=rng.choice(others))
+
+
+# -- Little Mermaid (R7.10) -------------------------------------------------------------
+def little_mermaid(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    if rng.random() > 0.3:
+        return
+    brief = player_brief(game.state, seat)
+    me = _me(game, seat)
+    if me["ordered_today"]:
+        return
+    ordered = {o["player"] for o in me["orders"]}
+    choices = [p for p in _others(brief) if p not in ordered]
+    if not choices:
+        return
+    target = rng.choice(choices)
+    kind = rng.choice(["complain", "go_to", "take_item"])
+    trials = [t for t in brief["open_trials"] if t["open"] and target not in t["accused"]]
+    if kind == "complain" and trials:
+        act(
+            "order",
+            brief["pseudo"],
+            at,
+            player=target,
+            kind="complain",
+            trial=rng.choice(trials)["number"],
+        )
+    elif kind == "go_to":
+        act(
+            "order",
+            brief["pseudo"],
+            at,
+            player=target,
+            kind="go_to",
+            cell=[rng.randint(-3, 3), rng.randint(-3, -1)],
+        )
+    else:
+        act("order", brief["pseudo"], at, player=target, kind="take_item", item="item_bed")
+
+
+# -- Halus (R7.11) ----------------------------------------------------------------------
+def halus(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    brief = player_brief(game.state, seat)
+    if not brief["can_act"] or rng.random() > 0.3:
+        return
+    if not _me(game, seat)["anonymous_now"]:
+        return
+    joinable = [
+        t
+        for t in brief["open_trials"]
+        if t["open"]
+        and not t["mine"]
+        and t["supposed"] in brief["targets"]
+        and brief["pseudo"] not in t["accused"]
+    ]
+    if joinable:
+        act("complain", brief["pseudo"], at, trial=rng.choice(joinable)["number"], anonymous=True)
+
+
+# -- Tragic Hero (R7.17) ----------------------------------------------------------------
+def tragic_hero(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    brief = player_brief(game.state, seat)
+    me = _me(game, seat)
+    others = _others(brief)
+    if not me["declared_today"]:
+        fresh = [p for p in others if p not in me["declared"]]
+        if fresh:
+            act("declare_not", brief["pseudo"], at, player=rng.choice(fresh))
+    if me.get("new_target_due") is not None:
+        choices = [c for c in RONDE_IDS if c not in ("destiny", "pinocchio", "prompter")]
+        act("designate_monster", brief["pseudo"], at, character=rng.choice([*choices, "extra"]))
+    elif me.get("monster_character") and rng.random() < 0.03 * max(1, brief["day"] - 3):
+        suspects = [p for p in others if p not in brief["known"]]
+        if suspects:
+            act("accuse_monster", brief["pseudo"], at, player=rng.choice(suspects))
+
+
+# -- Pianist (R7.15) --------------------------------------------------------------------
+def pianist(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    if rng.random() < 0.2:
+        brief = player_brief(game.state, seat)
+        act("send_items", brief["pseudo"], at, to="Mj", items=[rng.choice(MUSIC)])
+
+
+# -- the chorus's inherited actions (R8.8, R8.9) ----------------------------------------
+def chorus(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    """A member of the chorus votes now and then for the sleep or a secret."""
+    if rng.random() > 0.3:
+        return
+    brief = player_brief(game.state, seat)
+    available = set(chorus_view(game.state, seat)["available"]) & {"put_to_sleep", "spread_secret"}
+    if not available or brief["day"] >= 13:
+        return
+    suspects = [p for p in brief["masked_players"] if p not in brief["known"]]
+    if not suspects:
+        return
+    action = rng.choice(sorted(available))
+    if action == "put_to_sleep":
+        act("chorus_vote", brief["pseudo"], at, action=action, player=rng.choice(suspects))
+    else:
+        act(
+            "chorus_vote",
+            brief["pseudo"],
+            at,
+            action=action,
+            player=rng.choice(suspects),
+            **{"as": rng.choice(list(RONDE_IDS))},
+        )
+
+
+# -- game masters -----------------------------------------------------------------------
+def relay_excerpts(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
+    """The MJs send Alice her daily excerpt (R7.4.2)."""
+    g = game.state
+    day = g.day(at)
+    if day < 2:
+        return
+    gm = g.game_masters[0]
+    for p in g.players.values():
+        if p.masked and p.character == "alice" and day not in p.data.get("excerpt_days", []):
+            act("send_excerpt", gm, at, player=p.pseudo, text="« j'ai porté plainte anonymement »")
+
+
+def rule_orders(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
+    """The MJs rule on the Little Mermaid's orders of the day before (A45)."""
+    g = game.state
+    day = g.day(at)
+    gm = g.game_masters[0]
+    for p in g.players.values():
+        for target, o in p.data.get("orders", {}).items():
+            if o["status"] == "pending" and o["day"] == day - 1 and o["kind"] != "complain":
+                act("record_order", gm, at, player=g.pseudo(target), obeyed=rng.random() > 0.1)
+
+
 #: character id -> behaviour (see :mod:`ronde.bots`)
-POWERS: dict[str, Behaviour] = {}
+POWERS: dict[str, Behaviour] = {
+    "devils_advocate": _with_common(devils_advocate),
+    "chucky": _with_common(chucky),
+    "woody": _with_common(woody),
+    "pierrot": _with_common(pierrot),
+    "polichinelle": _with_common(polichinelle),
+    "little_mermaid": _with_common(little_mermaid),
+    "halus": _with_common(halus),
+    "tragic_hero": _with_common(tragic_hero),
+    "pianist": _with_common(pianist),
+    "alice": _with_common(lambda game, seat, at, rng, act: None),
+}
 #: game-master behaviours (relaying rulings these powers need)
-GAME_MASTER: list[Callable[[Game, datetime, random.Random, Act], None]] = []
+GAME_MASTER: list[Callable[[Game, datetime, random.Random, Act], None]] = [
+    relay_excerpts,
+    rule_orders,
+]
+#: behaviours of a member of the chorus (inherited actions)
+CHORUS: list[Behaviour] = [chorus]

@@ -120,12 +120,18 @@ def decide(ctx: Context, day: int) -> None:
     g = ctx.g
     members = tuple(sorted(g.chorus()))
     votes = {s: v for s, v in g.chorus_votes.get(day, {}).items() if s in members}
-    if not votes:
+    apart = g.flags.get("investigate_votes", {}).get(day, {})
+    investigations = {s: v for s, v in apart.items() if s in members}
+    if not votes and not investigations:
         return
     double = bool(g.flags.get("chorus_double"))
     groups: list[dict[str, tuple[str, dict[str, Any]]]] = []
     if double:
-        groups.append({s: v for s, v in votes.items() if v[0] == "investigate"})
+        investigations = {
+            **{s: v for s, v in votes.items() if v[0] == "investigate"},
+            **investigations,
+        }
+        groups.append(investigations)
         groups.append({s: v for s, v in votes.items() if v[0] != "investigate"})
     else:
         groups.append(votes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .characters import Extra, character_of
+from .characters import REGISTRY, Extra, character_of
 from .clock import LAST_DAY, cutoff_1313
 from .commands import Command
 from .context import Context
@@ -24,7 +24,7 @@ from .unmasking import unmask
 def constraint_range(g: GameState, p: Player) -> tuple[int, int] | None:
     """First and last day of the player's daily constraint, or ``None`` (R3.7, A3, A67)."""
     module = character_of(p)
-    days = module.constraint_days
+    days = module.constraint_span(g, p)
     if days is None or not p.masked:
         return None
     first, last = days
@@ -184,6 +184,8 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
         day = cmd.integer("day")
         if day < g.day(ctx.now):
             raise RuleViolation("out_of_window", "Un Joker ne couvre pas un jour passé.")
+    if any(other.special_joker(ctx, cmd, actor, items) for other in REGISTRY.values()):
+        return  # a Joker of another kind (the monstrous Joker, A24)
     if not module.jokers_allowed(g, p):
         raise RuleViolation("not_allowed", "Ce personnage n'a pas de Joker.")
     used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
@@ -240,10 +242,13 @@ def send_items(ctx: Context, cmd: Command, actor: str) -> None:
         name = "carton" if item == "item_home_box" else "cantine en fer"
         ctx.award(actor, points, f"Envoi d'un {name} aux MJ", "R9.24")
     definition = g.opt("A73")
+    sender = g.players[actor]
+    requested = character_of(sender).items_requested(g, sender)
     forbidden = [
         i
         for i in items
         if i not in ("item_home_box", "item_home_box_xl")
+        and i not in requested
         and not g.catalog.is_decoration(i, definition=definition)
     ]
     if forbidden:

@@ -89,6 +89,8 @@ def _trial_opened(g: GameState, e: TrialOpened) -> None:
         opened_at=e.at,
         members=tuple(e.members),
     )
+    if e.kind:
+        t.flags["right"] = e.kind  # the anonymous right used to open it (R5.8)
     g.trials.append(t)
     if e.opener != CHORUS:
         p = g.players[e.opener]
@@ -143,6 +145,7 @@ def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
     p.unmask_count += 1
     p.unmasked_at = e.at
     g.unmask_order.append(e.player)
+    g.revealed[e.player] = e.character
 
 
 def _points(g: GameState, e: PointsAwarded) -> None:
@@ -184,6 +187,7 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     p.character = "extra"
     p.new_extra = True
     p.transfigured_day = g.day(e.at)
+    g.revealed.pop(e.player, None)
     p.told_targets = set()
     g.holders.setdefault("extra", []).append(e.player)
 
@@ -216,6 +220,14 @@ def _posted(g: GameState, e: Posted) -> None:
     g.players[e.player].forum_days.add(g.action_day(e.at))
 
 
+def _chorus_voted(g: GameState, e: ChorusVoted) -> None:
+    """A member's vote; with Woody unmasked his investigation vote is kept apart from
+    his vote for the other action (R7.12.5, R8.6)."""
+    double = e.action == "investigate" and g.flags.get("chorus_double")
+    votes = g.flags.setdefault("investigate_votes", {}) if double else g.chorus_votes
+    votes.setdefault(e.day, {})[e.player] = (e.action, dict(e.args))
+
+
 def _set(attr: str, value: object) -> Callable[[GameState, Any], None]:
     def apply(g: GameState, e: Any) -> None:
         setattr(g, attr, value)
@@ -238,9 +250,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     ThemeSet: lambda g, e: g.themes.__setitem__(e.day, e.theme),
     Rehearsed: _rehearsed,
     Posted: _posted,
-    ChorusVoted: lambda g, e: g.chorus_votes.setdefault(e.day, {}).__setitem__(
-        e.player, (e.action, dict(e.args))
-    ),
+    ChorusVoted: _chorus_voted,
     ChorusDecided: lambda g, e: g.chorus_decisions.append(
         (e.day, e.action, dict(e.args), tuple(e.members))
     ),

@@ -258,6 +258,8 @@ class Game:
             p = g.players[seat]
             if p.masked:
                 character_of(p).on_cutoff(ctx, p)
+        for module in REGISTRY.values():
+            module.after_cutoff(ctx)
         ctx.emit(CutoffPassed(at=ctx.now))
 
     def _reveal(self, ctx: Context) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from .errors import RuleViolation
@@ -81,6 +82,7 @@ _ALIASES: Final[dict[str, str]] = {
 _ARTICLES: Final[tuple[str, ...]] = ("l_", "le_", "la_", "les_", "the_", "un_", "une_")
 
 
+@lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
     """Fold ``text`` for lookups: accents removed, case folded, separators as ``_``."""
     decomposed = unicodedata.normalize("NFKD", text)

@@ -6,9 +6,10 @@ Times are timezone-aware datetimes (Europe/Paris).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .clock import TRIAL_WINDOW, cutoff_1313, day_of, day_start, elapsed
 from .items import ItemCatalog
@@ -16,6 +17,7 @@ from .names import normalize
 from .options import option
 
 CHORUS = "chorus"
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -160,6 +162,18 @@ class GameState:
     )
     event_count: int = 0
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
+    #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
+    revealed: dict[str, str] = field(default_factory=dict)
+    memo: dict[str, tuple[int, Any]] = field(default_factory=dict)
+
+    def memoized(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, cached until the next event (the state only changes by events)."""
+        hit = self.memo.get(key)
+        if hit is not None and hit[0] == self.event_count:
+            return cast(T, hit[1])
+        value = compute()
+        self.memo[key] = (self.event_count, value)
+        return value
 
     # -- time ---------------------------------------------------------------
     def day(self, t: datetime | None = None) -> int:

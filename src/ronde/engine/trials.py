@@ -360,6 +360,8 @@ def is_null(g: GameState, t: Trial, author: str) -> bool:
     p = g.players[author]
     if character_of(p).null_as_author(g, p, t):
         return True
+    if any(module.complaint_null(g, p, t) for module in REGISTRY.values()):
+        return True
     for s in t.accused:
         a = g.players[s]
         if character_of(a).null_against(g, a, p, t):
@@ -386,7 +388,8 @@ def file_complaint(
     scores = True
     if author != CHORUS:
         p = g.players[author]
-        scores = not compelled and character_of(p).scores_in_trials(g, p, t, None)
+        filing = Complaint(author, ctx.now, anonymous, null, compelled, True, members, False, kind)
+        scores = not compelled and character_of(p).scores_in_trials(g, p, t, filing)
     if t.concluded and g.opt("A16") == "ignored":
         scores = False
     ctx.emit(

@@ -17,6 +17,7 @@ CAUSES_FR = {
     "duty": "devoir non accompli",
     "power": "pouvoir d'un autre personnage",
     "death": "mort du citoyen",
+    "hunt": "accusation fausse du Héros tragique",
 }
 
 

@@ -27,14 +27,7 @@ View = dict[str, Any]
 def public_identities(g: GameState) -> dict[str, str]:
     """Seat -> character known to every participant: the unmasked (with the character
     they had) and identities made public by a rule (e.g. the Diva, R7.14.1)."""
-    out: dict[str, str] = {}
-    for _at, _to, kind, _text, data, public in g.messages:
-        if public and kind == "unmasking":
-            out[str(data["player"])] = str(data["character"])
-    for seat in list(out):
-        if g.players[seat].masked:
-            # transfigured since: his new mask is secret again
-            out.pop(seat)
+    out = dict(g.revealed)  # a transfigured player's new mask is secret again
     for seat, character in g.flags.get("public_identities", {}).items():
         if g.players[seat].masked and g.players[seat].character == character:
             out[seat] = character
@@ -354,8 +347,19 @@ def player_brief(g: GameState, seat: str) -> View:
         "open_trials": open_trials,
         "known": {g.pseudo(s): c for s, c in public_identities(g).items()}
         | {g.pseudo(o): c for o, c in p.learned.items()},
-        "masked_players": sorted(q.pseudo for q in g.players.values() if q.masked),
+        "masked_players": g.memoized(
+            "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
+        ),
     }
+
+
+def private_brief(g: GameState, seat: str) -> View:
+    """What the player at ``seat`` knows through his character (the ``private_view`` part
+    of :func:`player_view`'s ``me``), without the rest of the view: for bots."""
+    p = g.players[seat]
+    if not p.masked or g.days_closed < 1:
+        return {}
+    return character_of(p).private_view(g, p)
 
 
 def game_master_brief(g: GameState) -> View:

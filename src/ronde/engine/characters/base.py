@@ -40,8 +40,29 @@ class Character:
     constraint_fr: ClassVar[str] = ""
     power_fr: ClassVar[str] = ""
 
+    # -- who exercises the character's rules (R7.22.2) ---------------------------
+    def role_since(self, g: GameState, p: Player) -> int | None:
+        """The first day on which ``p`` is bound by this character's daily rules: 1 for
+        its masked holder, the day after the assignment for the Revenant given its role
+        (``p.data["given_roles"]``: role -> day given, A61), ``None`` otherwise."""
+        if not p.masked:
+            return None
+        if p.character == self.id:
+            return 1
+        given = p.data.get("given_roles", {})
+        return int(given[self.id]) + 1 if self.id in given else None
+
+    def holds(self, g: GameState, p: Player) -> bool:
+        """Whether ``p`` has this character's powers now: its masked holder, or the
+        Revenant given its role (R7.22.2). Power handlers check this, not ``p.character``."""
+        return self.role_since(g, p) is not None
+
     # -- visibility and targets (R2) -------------------------------------------
     def slot(self, g: GameState, p: Player) -> str:
+        """His slot: this character's, or his own when he exercises it as a given role
+        (the Revenant's windows are computed from his own slot, A61)."""
+        if p.character is not None and p.character != self.id and p.character in g.ronde:
+            return p.character
         return self.id
 
     def visible_set(self, g: GameState, p: Player) -> list[str]:
@@ -78,7 +99,8 @@ class Character:
     def scores_in_trials(
         self, g: GameState, p: Player, trial: Trial, complaint: Complaint | None
     ) -> bool:
-        """Whether he scores the trial rows for this participation (R9.26)."""
+        """Whether he scores the trial rows for this participation (R9.26): ``complaint``
+        is the complaint being filed, ``None`` for his opening of ``trial``."""
         return True
 
     def accusation_true(self, g: GameState, accused: Player, trial: Trial) -> bool | None:
@@ -126,6 +148,27 @@ class Character:
         (the Little Mermaid's order, R7.10.4)."""
         return False
 
+    def complaint_null(self, g: GameState, author: Player, trial: Trial) -> bool:
+        """Whether this character's power makes ``author``'s complaint in ``trial`` null
+        now (e.g. a complaint compelled by the Little Mermaid under A74 ``not_counted``)."""
+        return False
+
+    def special_joker(self, ctx: Context, cmd: Command, actor: str, items: list[str]) -> bool:
+        """If this character's rules make ``items`` a Joker of their own for ``actor``
+        (the monstrous Character's one Joker, outside the limit of 2, A24): check it,
+        record it and return True; ``use_joker`` then stops. Raise ``RuleViolation``
+        to refuse it."""
+        return False
+
+    def after_cutoff(self, ctx: Context) -> None:
+        """J13 13:13 for the game as a whole (R3.3): duties this character's power put
+        on other players (e.g. a monstrous Character's J13 trial, R7.17.3)."""
+
+    def unlock_chorus(self, ctx: Context, seat: str) -> None:
+        """What the chorus inherits from this role (R8.6) when ``seat``, its holder or
+        the Revenant given it (R7.22.4), is unmasked. Called by ``on_unmasked``, and by
+        the Revenant module for each of his given roles."""
+
     def gm_actions(self) -> Mapping[str, ActionHandler]:
         """Game-master actions this character brings (``assign_mime_target`` ...)."""
         return {}
@@ -135,6 +178,11 @@ class Character:
         (validate the vote's arguments, carry out the decision the next day). They are
         available once ``g.flags["chorus_actions"]`` holds the name."""
         return {}
+
+    def constraint_span(self, g: GameState, p: Player) -> tuple[int, int] | None:
+        """First and last day of his MJ-judged daily constraint (``constraint_days`` by
+        default; the Revenant's depends on the roles he was given)."""
+        return self.constraint_days
 
     # -- life cycle ---------------------------------------------------------------
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
@@ -157,6 +205,11 @@ class Character:
     def joker_refusal(self, g: GameState, p: Player, items: list[str]) -> str | None:
         """Why ``items`` do not make a Joker for him (French), or ``None`` if they do."""
         return "Ce personnage n'a pas de Joker."
+
+    def items_requested(self, g: GameState, p: Player) -> frozenset[str]:
+        """Items his rules ask him to send although they are not decorative (R6.17: the
+        Pianist's guitar parts), so that sending them is not reported as forbidden."""
+        return frozenset()
 
     # -- powers ---------------------------------------------------------------
     def actions(self) -> Mapping[str, ActionHandler]:

@@ -1,32 +1,327 @@
-"""Avocat du Diable (devils_advocate), R7.3.
+"""Devil's Advocate (Avocat du Diable, ``devils_advocate``), R7.3.
 
-Glossary: Avocat du Diable → ``devils_advocate``.
+Glossary: Avocat du Diable → ``devils_advocate``; prendre la défense → ``defends``;
+annuler un Procès → ``cancel_trial``; annulé pour vice de procédure → ``cancelled``.
 
-Power: not yet implemented (arrives with the issue Characters II); standard visibility (R2.7).
+Power: twice in the game, once in W1 (J2–J7) and once in W2 (J8–J13 before 13:13),
+he designates to the MJs a trial to cancel (``cancel_trial`` with ``trial``): an
+open trial without its outcome yet, in which he is not the accused and has posted at
+least once — the opening post or a public complaint count, an anonymous complaint
+does not (R7.3.3, A37). One attempt per window, never withdrawn (A36). If that
+trial reaches quorum while he is still masked (A62: a designation not yet
+triggered lapses with his mask), it is not concluded: it ends "cancelled for
+procedural defect" at that instant (through the ``intercept_quorum`` hook), scored
+as a trial that did not conclude (A38, by the trial code), and announced with its
+anonymous complaints, without naming him (R7.3.5). If it ends otherwise (lapse,
+void, Chucky's shortening under A43 ``shorten_wins``), the attempt failed. The
+cancellation is not a trial action and is possible while asleep (R5.16.11, R6.8).
 
-Constraint: no MJ-judged daily constraint; its engine-judged duties (R6.20), if any,
-arrive with the character issues.
+Constraint (defence): in each window J2–J3, J4–J5, J6–J7, J8–J9, J10–J11, J12–J13
+(before 13:13) at least one post in a trial topic that an MJ records as a defence of
+a participant of that trial (``post`` with ``defends``, R6.20); the defended player
+must change each time: a defence of the player he defended last (A35
+``differ_from_previous``; ``all_distinct``: of any player he defended before) is
+recorded but does not count. Checked at the end of the window (J*n+1* 00:00, and J13
+13:13 for the last one). A sleep day in the window reduces the requirement of one
+defence to none (A23 ``reduce``/``waive``; ``full``: no reduction); an exemption day
+likewise (R6.3).
 
-Jokers: none (R6.10).
+Jokers: none (R7.3.1).
 
-Failure: a failed constraint recorded by an MJ (R6.2, R6.21); the rest of R7.3
-arrives with the issue Characters II.
+Failure: a window without a counted defence (R7.3.2, R6.2); no cancellation after his
+two attempts (R7.3.4, A36 ``one_success``: a window without an attempt is a failed
+attempt, the sanction falls as soon as both have failed, at the latest at J13 13:13
+unless his W2 trial is still open; ``strict``: each window without an attempt
+unmasks at its end).
 
-Inheritance: none yet.
+Inheritance: none. The Revenant given his role (R7.22.2) has these duties for the
+windows that start after the assignment (A61).
 
-Rule ids: R7.3.1 (visibility).
+Rule ids: R7.3.1, R7.3.2, R7.3.3, R7.3.4, R7.3.5, R3.8, A23, A35, A36, A37, A38, A43, A62.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from .base import Character
+from ..clock import LAST_DAY, cutoff_1313
+from ..commands import Command
+from ..context import Context
+from ..errors import RuleViolation
+from ..events import CharacterFact
+from ..state import GameState, Player, Trial
+from .base import ActionHandler, Character
+
+#: W1 and W2 of the "twice in the game" duties (R3.8)
+DUTY_WINDOWS: dict[int, tuple[int, int]] = {1: (2, 7), 2: (8, 13)}
+#: the defence windows (R7.3.2)
+DEFENCE_WINDOWS: tuple[tuple[int, int], ...] = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13))
+FAILED = ("failed", "missing")
+
+
+def duty_window(day: int) -> int | None:
+    """1 for W1, 2 for W2, ``None`` outside both."""
+    for w, (first, last) in DUTY_WINDOWS.items():
+        if first <= day <= last:
+            return w
+    return None
 
 
 class DevilsAdvocate(Character):
-    """The Avocat du Diable: standard visibility; the rest of R7.3 is still to come."""
+    """The Devil's Advocate: defences every two days, a cancellation in W1 and in W2."""
 
     id: ClassVar[str] = "devils_advocate"
-    #: no MJ-judged daily constraint (engine-judged duties, or none)
+    #: no MJ-judged daily constraint: his defences and attempts are engine-judged (R6.20)
     constraint_days: ClassVar[tuple[int, int] | None] = None
+    constraint_fr: ClassVar[str] = (
+        "défendre dans un Procès un participant, au moins une fois tous les deux jours "
+        "(J2–J3, J4–J5 ...), un joueur différent à chaque fois"
+    )
+    power_fr: ClassVar[str] = (
+        "faire annuler pour vice de procédure un Procès où il a posté : une tentative "
+        "entre J2 et J7, une entre J8 et J13"
+    )
+
+    def actions(self) -> Mapping[str, ActionHandler]:
+        return {"cancel_trial": self.cancel_trial}
+
+    # -- the cancellation (R7.3.3) ------------------------------------------------------
+    def cancel_trial(self, ctx: Context, cmd: Command, actor: str) -> None:
+        """``cancel_trial``: ``trial`` — his attempt of the current window (R7.3.3).
+
+        Raises:
+            RuleViolation: ``unknown_trial``, ``actor_unmasked``, ``not_allowed`` (not
+                the Devil's Advocate; the accused; no post of his in the trial),
+                ``out_of_window`` (J1, J13 from 13:13), ``power_exhausted`` (the window's
+                attempt made), ``trial_closed`` (the trial ended or its outcome is known).
+        """
+        from ..trials import running, trial_of
+
+        g = ctx.g
+        t = trial_of(g, cmd)
+        running(g)
+        p = g.players[actor]
+        if not p.masked or p.unofficial is not None:
+            raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasqué.")
+        if not self.holds(g, p):
+            raise RuleViolation("not_allowed", f"{p.pseudo} n'est pas l'Avocat du Diable.")
+        day = g.action_day(ctx.now)
+        w = duty_window(day)
+        if w is None or (day == LAST_DAY and ctx.now >= cutoff_1313(g.start)):
+            raise RuleViolation(
+                "out_of_window", "Les annulations : une entre J2 et J7, une entre J8 et J13 13h13."
+            )
+        if str(w) in p.data.get("da_attempts", {}):
+            raise RuleViolation("power_exhausted", f"Tentative d'annulation de W{w} déjà faite.")
+        if t.status != "open" or ctx.now >= t.deadline:
+            raise RuleViolation("trial_closed", f"Le Procès n°{t.number} est terminé.")
+        if actor in t.accused:
+            raise RuleViolation("not_allowed", "L'Avocat n'annule pas un Procès où il est accusé.")
+        if actor not in t.posters:
+            raise RuleViolation(
+                "not_allowed", f"{p.pseudo} n'a pas posté dans le Procès n°{t.number} (A37)."
+            )
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=actor,
+                kind="cancel_attempt",
+                data={"window": w, "trial": t.number, "day": day},
+            )
+        )
+        ctx.tell(
+            [],
+            "cancel_requested",
+            f"L'Avocat du Diable demande l'annulation du Procès n°{t.number} s'il atteint "
+            "4 plaintes.",
+            trial=t.number,
+        )
+
+    def _pending(self, g: GameState, t: Trial) -> list[tuple[str, str]]:
+        """(seat, window) of attempts still pending on ``t``."""
+        out = []
+        for seat, p in g.players.items():
+            for w, a in p.data.get("da_attempts", {}).items():
+                if a["trial"] == t.number and a["status"] == "pending":
+                    out.append((seat, w))
+        return out
+
+    def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
+        """The designated trial reaches quorum: cancelled for procedural defect (R7.3.3)."""
+        from ..trials import end_trial
+
+        g = ctx.g
+        for seat, w in self._pending(g, trial):
+            p = g.players[seat]
+            if not (p.active and self.holds(g, p)):
+                continue  # a designation not yet triggered lapses with his mask (A62)
+            self._result(ctx, seat, w, "success")
+            end_trial(ctx, trial, "cancelled", reason="vice de procédure (Avocat du Diable)")
+            return True
+        return False
+
+    def after_trial_ended(self, ctx: Context, trial: Trial) -> None:
+        for seat, w in self._pending(ctx.g, trial):
+            self._result(ctx, seat, w, "failed")
+            self._judge(ctx, ctx.g.players[seat])
+
+    def _result(self, ctx: Context, seat: str, window: str, status: str) -> None:
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=seat,
+                kind="cancel_result",
+                data={"window": int(window), "status": status},
+            )
+        )
+
+    def _required(self, g: GameState, p: Player) -> list[str]:
+        """The duty windows that bind him (the Revenant: those starting after his role, A61)."""
+        since = self.role_since(g, p) or 1
+        return [str(w) for w, (first, _l) in DUTY_WINDOWS.items() if first >= since]
+
+    def _judge(self, ctx: Context, p: Player) -> None:
+        """No cancellation after both attempts: unmasked at once (R7.3.4, A36)."""
+        from ..unmasking import unmask
+
+        g = ctx.g
+        if not p.masked or p.unofficial is not None or not self.holds(g, p):
+            return  # unofficially unmasked: his fall is already due (R4.15)
+        attempts: dict[str, Any] = p.data.get("da_attempts", {})
+        if any(a["status"] == "success" for a in attempts.values()):
+            return
+        required = self._required(g, p)
+        if required and all(attempts.get(w, {}).get("status") in FAILED for w in required):
+            unmask(ctx, p.seat, "duty", "R7.3.4", detail="aucune annulation obtenue")
+
+    def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
+        """End of W1 (J8 00:00) or W2 (J13 13:13): a missing attempt (A36)."""
+        from ..unmasking import unmask
+
+        g = ctx.g
+        if str(w) not in self._required(g, p):
+            return
+        if str(w) not in p.data.get("da_attempts", {}):
+            self._result(ctx, p.seat, str(w), "missing")
+            if g.opt("A36") == "strict":
+                unmask(ctx, p.seat, "duty", "R7.3.4", detail=f"aucune tentative en W{w}")
+                return
+        self._judge(ctx, p)
+
+    # -- the defence (R7.3.2, A35) ------------------------------------------------------
+    def after_post(self, ctx: Context, trial: Trial, seat: str, defends: str | None) -> None:
+        g = ctx.g
+        p = g.players[seat]
+        if defends is None or not self.holds(g, p):
+            return
+        counted = [d["player"] for d in p.data.get("da_defences", []) if d["counted"]]
+        if g.opt("A35") == "all_distinct":
+            ok = defends not in counted
+        else:
+            ok = not counted or counted[-1] != defends
+        day = g.action_day(ctx.now)
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=seat,
+                kind="defence",
+                data={"day": day, "trial": trial.number, "player": defends, "counted": ok},
+            )
+        )
+        if not ok:
+            ctx.tell(
+                [],
+                "defence_not_counted",
+                f"Défense de {g.pseudo(defends)} par l'Avocat du Diable : même joueur que la "
+                "fois précédente, elle ne compte pas (A35).",
+                player=seat,
+            )
+
+    def _defence_due(self, ctx: Context, p: Player, first: int, last: int) -> None:
+        """End of a defence window: at least one counted defence, unless waived (A23)."""
+        from ..constraints import covered
+        from ..unmasking import unmask
+
+        g = ctx.g
+        since = self.role_since(g, p) or 1
+        if first < since or p.unofficial is not None:
+            return
+        if any(first <= d["day"] <= last and d["counted"] for d in p.data.get("da_defences", [])):
+            return
+        off = sum(1 for day in (first, last) if covered(g, p.seat, day))
+        mode = g.opt("A23")
+        if off and mode in ("reduce", "waive"):
+            return  # one defence required, reduced by the sleep or exemption days
+        unmask(
+            ctx, p.seat, "constraint", "R7.3.2", detail=f"défense J{first}–J{last}", cause_day=last
+        )
+
+    # -- timers -------------------------------------------------------------------------
+    def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        if not self.holds(ctx.g, p):
+            return
+        for first, last in DEFENCE_WINDOWS:
+            if last == day and last < LAST_DAY:
+                self._defence_due(ctx, p, first, last)
+        if day == DUTY_WINDOWS[1][1] and p.masked:
+            self._window_closed(ctx, p, 1)
+
+    def on_cutoff(self, ctx: Context, p: Player) -> None:
+        if not self.holds(ctx.g, p):
+            return
+        self._defence_due(ctx, p, *DEFENCE_WINDOWS[-1])
+        if p.masked:
+            self._window_closed(ctx, p, 2)
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        data = dict(fact.data)
+        if fact.kind == "defence":
+            p.data.setdefault("da_defences", []).append(data)
+        elif fact.kind == "cancel_attempt":
+            attempts = p.data.setdefault("da_attempts", {})
+            attempts[str(data["window"])] = {
+                "trial": data["trial"],
+                "day": data["day"],
+                "status": "pending",
+            }
+        elif fact.kind == "cancel_result":
+            attempts = p.data.setdefault("da_attempts", {})
+            entry = attempts.setdefault(str(data["window"]), {"trial": None, "day": None})
+            entry["status"] = data["status"]
+
+    # -- views --------------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        attempts = p.data.get("da_attempts", {})
+        return {
+            "defences": [
+                {"day": d["day"], "player": g.pseudo(d["player"]), "counted": d["counted"]}
+                for d in p.data.get("da_defences", [])
+            ],
+            "cancellations": {
+                f"W{w}": {"trial": a.get("trial"), "status": a["status"]}
+                for w, a in sorted(attempts.items())
+            },
+            "posted_in": sorted(t.number for t in g.trials if p.seat in t.posters),
+        }
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        out: list[str] = []
+        for first, last in DEFENCE_WINDOWS:
+            if first <= day <= last:
+                done = any(
+                    first <= d["day"] <= last and d["counted"]
+                    for d in p.data.get("da_defences", [])
+                )
+                if not done:
+                    out.append(
+                        f"Relever ses défenses (post avec defends) : aucune comptée pour "
+                        f"J{first}–J{last}."
+                    )
+        for w, a in sorted(p.data.get("da_attempts", {}).items()):
+            if a["status"] == "pending":
+                out.append(f"Annulation demandée (W{w}) : Procès n°{a['trial']}.")
+        return out

@@ -8,8 +8,13 @@ masked Ronde Character (R7.1.6). A new Extra takes part only anonymously,
 through the MJs, and never on two consecutive days (R7.1.8, A29); the quota
 code applies the day rule.
 
+Rehearsals: a daily topic every player is invited to post in (R7.1.2, ``rehearse``);
+the theme of the day is given privately to the Extras (``set_theme``, R7.1.3): it is
+in each Extra's view, and the MJs' to-do list asks for it while it is missing.
+
 Constraint: a daily Rehearsals post alluding to the theme of the day, J2–J12
-(R7.1.4, A3); judged by an MJ, presumed met (A1).
+(R7.1.4, A3; a new Extra from the day after his transfiguration, A67); judged by
+an MJ, presumed met (A1).
 
 Jokers: original Extras only, at most two; one decoration item worth at most 2
 decoration points (R7.1.5, A28).
@@ -19,7 +24,8 @@ Hero if monstrous (R7.1.9). Every Extra unmasking counts for the boost (R2.8, A6
 
 Inheritance: none. Outside the Ronde: no visible set (R2.11).
 
-Rule ids: R7.1.1, R7.1.4, R7.1.5, R7.1.6, R7.1.7, R7.1.8, R7.1.9, R7.1.10, R2.11, A3, A28, A29.
+Rule ids: R7.1.1, R7.1.2, R7.1.3, R7.1.4, R7.1.5, R7.1.6, R7.1.7, R7.1.8, R7.1.9, R7.1.10,
+R2.11, A3, A28, A29, A67.
 """
 
 from __future__ import annotations
@@ -79,6 +85,18 @@ class Extra(Character):
         ):
             return f"{g.catalog.name(item)} n'est pas un objet de décoration."
         return None
+
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        first = self.constraint_start(g, p)
+        return {"themes": {d: t for d, t in sorted(g.themes.items()) if d >= first}}
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        first = self.constraint_start(g, p)
+        if not first <= day <= 12:
+            return []
+        theme = g.themes.get(day)
+        about = f"au thème « {theme} »" if theme else "au thème du jour"
+        return [f"vérifier son post des Répétitions du J{day} et son allusion {about}"]
 
     def constraint_start(self, g: GameState, p: Player) -> int:
         """First day of his constraint: J2 (A3), or the day after his transfiguration (A67)."""

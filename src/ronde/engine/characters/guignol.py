@@ -8,7 +8,11 @@ against him from J8 scores as just but unmasks nobody (A39 ``just_no_unmask``),
 or counts as UNJUST (A39 ``unjust``). Standard visibility (R7.5.1).
 
 Constraint: secret, given by the MJs as text; concerns his posts on the FV; judged
-by an MJ, presumed met (R7.5.2, A1); it no longer applies from J8.
+by an MJ, presumed met (R7.5.2, A1); it no longer applies from J8. The MJs record
+it with ``set_guignol_constraint`` (a game-master action, ``text``: an addition of
+this module, the page's MJs give it by MP); it is told to him with his role at the
+end of J1 (R1.8), or at once if given later, and shown in his view and in the
+MJs' to-do list until J7.
 
 Jokers: none (R7.5.1).
 
@@ -21,10 +25,15 @@ Rule ids: R7.5.1, R7.5.2, R7.5.3, A39.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
+from ..commands import Command
+from ..context import Context
+from ..errors import RuleViolation
+from ..events import CharacterFact
 from ..state import GameState, Player, Trial
-from .base import Character
+from .base import ActionHandler, Character
 
 IMMUNE_FROM = 8
 
@@ -47,3 +56,64 @@ class Guignol(Character):
         if g.opt("A39") == "unjust" and g.clock is not None and g.day(g.clock) >= IMMUNE_FROM:
             return False
         return None
+
+    # -- the secret constraint (R7.5.2) ----------------------------------------------
+    def gm_actions(self) -> Mapping[str, ActionHandler]:
+        return {"set_guignol_constraint": self.set_guignol_constraint}
+
+    def set_guignol_constraint(self, ctx: Context, cmd: Command, actor: str) -> None:
+        """``set_guignol_constraint`` (game master): ``text``, his secret constraint.
+
+        Raises:
+            RuleViolation: ``not_allowed`` (no masked Guignol), ``out_of_window`` (from
+                J8 he has no constraint), ``invalid_argument`` (empty text).
+        """
+        g = ctx.g
+        holders = g.masked_holders(self.id)
+        if not holders:
+            raise RuleViolation("not_allowed", "Aucun Guignol masqué.")
+        if g.day(ctx.now) >= IMMUNE_FROM:
+            raise RuleViolation("out_of_window", "Guignol n'a plus de contrainte à partir du J8.")
+        text = " ".join(str(cmd.require("text")).split())
+        if not text:
+            raise RuleViolation("invalid_argument", "Contrainte vide.")
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=holders[0],
+                kind="secret_constraint",
+                data={"text": text},
+            )
+        )
+        if g.days_closed >= 1:
+            self._tell(ctx, g.players[holders[0]])
+
+    def _tell(self, ctx: Context, p: Player) -> None:
+        text = self.secret(p)
+        if text:
+            ctx.tell([p.seat], "guignol_constraint", f"Votre contrainte secrète : {text}")
+
+    @staticmethod
+    def secret(p: Player) -> str | None:
+        value = p.data.get("guignol", {}).get("secret")
+        return str(value) if value else None
+
+    def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        if day == 1:
+            self._tell(ctx, p)  # with the role reveal (R1.8)
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        if fact.kind == "secret_constraint":
+            p.data.setdefault(self.id, {})["secret"] = str(fact.data["text"])
+
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        return {"secret_constraint": self.secret(p), "immune": g.day() >= IMMUNE_FROM}
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        text = self.secret(p)
+        if day >= IMMUNE_FROM:
+            return []
+        if text is None:
+            return ["lui donner sa contrainte secrète (set_guignol_constraint)"]
+        return [f"vérifier sa contrainte secrète : {text}"] if day >= 2 else []

@@ -1,31 +1,80 @@
-"""Petite Sirène (little_mermaid), R7.10.
+"""Little Mermaid (Petite Sirène, ``little_mermaid``), R7.10.
 
-Glossary: Petite Sirène → ``little_mermaid``.
+Glossary: Petite Sirène → ``little_mermaid``; chant envoûtant, ordre → ``order``.
 
-Power: not yet implemented (arrives with the issue Characters II); standard visibility (R2.7).
+Power (enchanting song): each day J2–J13 she MAY give one order, relayed by the MJs
+naming the Little Mermaid but not her player, to a player other than herself whom she
+never ordered before (masked or unmasked; the complaint order only to a masked one)
+(R7.10.4, A45). ``order`` with ``player`` and ``kind``:
 
-Constraint: judged by an MJ, presumed met until recorded failed (R6.20, A1).
+- ``complain`` + ``trial``: file a complaint in that open trial, whose accused is
+  another player. The compelled complaint is allowed even if it would otherwise be
+  illegal (target, opener, duplicate, quota: the ``compels_complaint`` hook), counts
+  in his quota, scores nothing (R7.10.5, R5.16.5, R9.26), and counts for the quorum
+  and the opener's +20 unless null under R5.12 (A74 ``counts``; ``not_counted``: it
+  is recorded null, through the ``complaint_null`` hook). It is due before the trial
+  ends and by the end of the day after the order.
+- ``go_to`` + ``cell`` [x, y]: post twice, at least 6 hours apart, from that zone, at
+  most 6 AP from the town (|x| + |y| ≤ 6, not the town itself; "reasonably accessible
+  alone" is the MJs' judgement), by the end of the day after the order.
+- ``take_item`` + ``item``: take that item from the bank by the end of the day after
+  the order, and never put it back.
 
-Jokers: at most two; one item of item_chair_basic, item_pet_cat, item_angryc,
-item_chudol, item_table, item_trestle (data, R6.10–R6.12).
+Disobedience (A45 ``mj_judged``): an order is an obligation of the target judged by an
+MJ, presumed obeyed. Addition to the scenario vocabulary: the game-master action
+``record_order`` with ``player`` (the target) and ``obeyed`` (bool) records the
+ruling; a masked target ruled disobedient is unmasked as for a failed constraint at
+the end of the order's period (J*n+1* 00:00 after an order of J*n−1*, J13 13:13 for
+an order of J12), or at once if the ruling comes later; an order of J13 has no
+deadline within the game. An unmasked target suffers nothing; an order made
+impossible through no fault of the target (trial ended, sleep, item gone) lapses: the
+MJs then record nothing, or ``obeyed: true``. ``no_sanction``: rulings have no effect.
+A compelled complaint filed marks the order obeyed by itself. Orders already relayed
+stand when she is unmasked (A62). A Joker never waives an order (R6.13).
 
-Failure: a failed constraint recorded by an MJ (R6.2, R6.21); the rest of R7.10
-arrives with the issue Characters II.
+Constraint: every day two posts at least 6 hours apart from a zone with y < 0
+(R7.10.2); judged by an MJ, presumed met (A1).
 
-Inheritance: none yet.
+Jokers: at most two; one of item_chair_basic, item_pet_cat, item_angryc,
+item_chudol, item_table, item_trestle (R7.10.3).
 
-Rule ids: R7.10.1 (visibility).
+Failure: a failed constraint recorded by an MJ (R6.2).
+
+Inheritance: none.
+
+Rule ids: R7.10.1, R7.10.2, R7.10.3, R7.10.4, R7.10.5, R5.16, R6.13, A45, A46, A62, A74.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, ClassVar
 
-from .base import ListedJokers
+from ..clock import LAST_DAY, cutoff_1313
+from ..commands import Command
+from ..context import Context
+from ..errors import RuleViolation
+from ..events import CharacterFact
+from ..state import Complaint, GameState, Player, Trial
+from .base import ActionHandler, ListedJokers
+
+KINDS = ("complain", "go_to", "take_item")
+MAX_AP = 6
+
+
+def deadline(g: GameState, order_day: int) -> datetime | None:
+    """The end of the day after the order (J13: 13:13, R3.3); ``None`` after the game."""
+    due = order_day + 1
+    if due > LAST_DAY:
+        return None
+    if due == LAST_DAY:
+        return cutoff_1313(g.start)
+    return g.day_start(due + 1)
 
 
 class LittleMermaid(ListedJokers):
-    """The Petite Sirène: standard visibility; the rest of R7.10 is still to come."""
+    """The Little Mermaid: one order a day, each player once."""
 
     id: ClassVar[str] = "little_mermaid"
     has_jokers: ClassVar[bool] = True
@@ -39,3 +88,244 @@ class LittleMermaid(ListedJokers):
             "item_trestle",
         }
     )
+    constraint_fr: ClassVar[str] = (
+        "deux messages à au moins 6 heures d'écart, depuis une case au sud (y < 0), chaque jour"
+    )
+    power_fr: ClassVar[str] = (
+        "donner chaque jour un ordre (plainte, déplacement, objet) à un joueur jamais "
+        "ordonné auparavant"
+    )
+
+    def actions(self) -> Mapping[str, ActionHandler]:
+        return {"order": self.order}
+
+    def gm_actions(self) -> Mapping[str, ActionHandler]:
+        return {"record_order": self.record_order}
+
+    # -- the order (R7.10.4, A45) -------------------------------------------------------
+    def order(self, ctx: Context, cmd: Command, actor: str) -> None:
+        """``order``: ``player``, ``kind`` and its argument (``trial``, ``cell``, ``item``).
+
+        Raises:
+            RuleViolation: ``actor_unmasked``, ``not_allowed`` (not the Little Mermaid;
+                herself; a player already ordered; a complaint order to an unmasked
+                player or to the accused), ``out_of_window`` (J1), ``daily_limit`` (a
+                second order today), ``invalid_argument`` (unknown kind, bad cell, unknown
+                item), ``unknown_player``, ``unknown_trial``, ``trial_closed``.
+        """
+        from ..trials import player_seat, running, trial_of
+
+        g = ctx.g
+        running(g)
+        p = g.players[actor]
+        if not p.masked or p.unofficial is not None:
+            raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasquée.")
+        if not self.holds(g, p):
+            raise RuleViolation("not_allowed", f"{p.pseudo} n'est pas la Petite Sirène.")
+        day = g.action_day(ctx.now)
+        if day < 2:
+            raise RuleViolation("out_of_window", "Le chant de la Petite Sirène commence au J2.")
+        orders: dict[str, dict[str, Any]] = p.data.get("orders", {})
+        if any(o["day"] == day for o in orders.values()):
+            raise RuleViolation("daily_limit", "Un seul ordre par jour.")
+        target = player_seat(g, cmd.require("player"))
+        if target == actor:
+            raise RuleViolation("not_allowed", "La Petite Sirène ne se donne pas d'ordre.")
+        if target in orders:
+            raise RuleViolation(
+                "not_allowed", f"{g.pseudo(target)} a déjà reçu un ordre de la Petite Sirène."
+            )
+        kind = str(cmd.require("kind"))
+        data: dict[str, Any] = {"target": target, "kind": kind, "day": day}
+        if kind == "complain":
+            t = trial_of(g, cmd)
+            if not g.players[target].masked:
+                raise RuleViolation(
+                    "not_allowed", f"{g.pseudo(target)} est démasqué : il ne porte plus plainte."
+                )
+            if t.status != "open" or ctx.now >= t.deadline:
+                raise RuleViolation("trial_closed", f"Le Procès n°{t.number} est terminé.")
+            if target in t.accused:
+                raise RuleViolation("not_allowed", "On n'ordonne pas de porter plainte contre soi.")
+            data["trial"] = t.number
+        elif kind == "go_to":
+            data["cell"] = self._cell(cmd.require("cell"))
+        elif kind == "take_item":
+            item = g.catalog.canonical(str(cmd.require("item")))
+            if item is None:
+                raise RuleViolation("invalid_argument", f"Objet inconnu : {cmd.get('item')}.")
+            data["item"] = item
+        else:
+            raise RuleViolation(
+                "invalid_argument", f"Ordre inconnu : {kind} (complain, go_to ou take_item)."
+            )
+        ctx.emit(
+            CharacterFact(at=ctx.now, character=self.id, player=actor, kind="order", data=data)
+        )
+        text = f"Chant de la Petite Sirène : {self._describe(g, data)}"
+        ctx.tell([target], "order", text, order=data)
+
+    @staticmethod
+    def _cell(raw: object) -> list[int]:
+        try:
+            x, y = (int(v) for v in raw)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            raise RuleViolation("invalid_argument", f"Case illisible : {raw} ([x, y]).") from None
+        if (x, y) == (0, 0) or abs(x) + abs(y) > MAX_AP:
+            raise RuleViolation(
+                "invalid_argument", f"Case [{x}, {y}] : hors de la ville, à 6 PA au plus."
+            )
+        return [x, y]
+
+    def _describe(self, g: GameState, o: dict[str, Any]) -> str:
+        if o["kind"] == "complain":
+            t = g.trials[int(o["trial"]) - 1]
+            names = " et ".join(g.pseudo(s) for s in t.accused)
+            return f"portez plainte contre {names} dans le Procès n°{t.number}."
+        if o["kind"] == "go_to":
+            x, y = o["cell"]
+            return f"allez en [{x}, {y}] et postez deux messages depuis cette case, à 6 h d'écart."
+        return f"prenez {g.catalog.name(str(o['item']))} à la banque et ne le rendez jamais."
+
+    def _orders_to(self, g: GameState, seat: str) -> list[tuple[str, dict[str, Any]]]:
+        """(Mermaid seat, order) of every order given to ``seat``."""
+        out = []
+        for holder, p in g.players.items():
+            o = p.data.get("orders", {}).get(seat)
+            if o is not None:
+                out.append((holder, o))
+        return out
+
+    # -- the compelled complaint (R5.16.5, R7.10.5, A74) --------------------------------
+    def compels_complaint(self, g: GameState, p: Player, trial: Trial) -> bool:
+        if g.clock is None:
+            return False
+        for _holder, o in self._orders_to(g, p.seat):
+            if o["kind"] != "complain" or o["trial"] != trial.number or o["status"] != "pending":
+                continue
+            due = deadline(g, int(o["day"]))
+            if due is None or g.clock < due:
+                return True
+        return False
+
+    def complaint_null(self, g: GameState, author: Player, trial: Trial) -> bool:
+        return g.opt("A74") == "not_counted" and self.compels_complaint(g, author, trial)
+
+    def after_complaint(self, ctx: Context, trial: Trial, complaint: Complaint) -> None:
+        if not complaint.compelled:
+            return
+        for holder, o in self._orders_to(ctx.g, complaint.author):
+            if o["kind"] == "complain" and o["trial"] == trial.number and o["status"] == "pending":
+                self._status(ctx, holder, complaint.author, "obeyed")
+
+    def _status(self, ctx: Context, holder: str, target: str, status: str) -> None:
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=holder,
+                kind="order_status",
+                data={"target": target, "status": status},
+            )
+        )
+
+    # -- the MJs' ruling (A45) ----------------------------------------------------------
+    def record_order(self, ctx: Context, cmd: Command, actor: str) -> None:
+        """``record_order`` (game master): ``player`` (the target), ``obeyed`` (A45).
+
+        Raises:
+            RuleViolation: ``unknown_player``, ``not_allowed`` (no order given to him, or
+                already ruled disobedient), ``invalid_argument`` (``obeyed`` missing).
+        """
+        from ..trials import player_seat
+
+        g = ctx.g
+        target = player_seat(g, cmd.require("player"))
+        cmd.require("obeyed")
+        obeyed = cmd.flag("obeyed")
+        given = self._orders_to(g, target)
+        if not given:
+            raise RuleViolation("not_allowed", f"{g.pseudo(target)} n'a reçu aucun ordre.")
+        holder, o = given[-1]
+        if o["status"] == "disobeyed":
+            raise RuleViolation("not_allowed", "Désobéissance déjà enregistrée.")
+        self._status(ctx, holder, target, "obeyed" if obeyed else "disobeyed")
+        if obeyed:
+            return
+        due = deadline(g, int(o["day"]))
+        if g.opt("A45") == "no_sanction" or due is None or not g.players[target].masked:
+            ctx.tell(
+                [],
+                "verdict_ignored",
+                f"Désobéissance de {g.pseudo(target)} à la Petite Sirène : sans effet.",
+                player=target,
+            )
+            return
+        if ctx.now >= due:
+            self._sanction(ctx, target, int(o["day"]))
+
+    def _sanction(self, ctx: Context, target: str, order_day: int) -> None:
+        from ..unmasking import unmask
+
+        unmask(
+            ctx,
+            target,
+            "constraint",
+            "A45",
+            detail="ordre de la Petite Sirène non exécuté",
+            cause_day=min(order_day + 1, LAST_DAY),
+        )
+
+    def _due_now(self, ctx: Context) -> None:
+        g = ctx.g
+        if g.opt("A45") == "no_sanction":
+            return
+        for p in list(g.players.values()):
+            for target, o in p.data.get("orders", {}).items():
+                due = deadline(g, int(o["day"]))
+                if o["status"] == "disobeyed" and due == ctx.now and g.players[target].masked:
+                    self._sanction(ctx, target, int(o["day"]))
+
+    def after_day_closed(self, ctx: Context, day: int) -> None:
+        self._due_now(ctx)
+
+    def after_cutoff(self, ctx: Context) -> None:
+        self._due_now(ctx)
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        data = dict(fact.data)
+        if fact.kind == "order":
+            data["status"] = "pending"
+            p.data.setdefault("orders", {})[str(data["target"])] = data
+        elif fact.kind == "order_status":
+            p.data["orders"][str(data["target"])]["status"] = data["status"]
+
+    # -- views --------------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        return {
+            "orders": [
+                {
+                    "day": o["day"],
+                    "player": g.pseudo(target),
+                    "kind": o["kind"],
+                    "status": o["status"],
+                    **{k: o[k] for k in ("trial", "cell", "item") if k in o},
+                }
+                for target, o in p.data.get("orders", {}).items()
+            ],
+            "ordered_today": any(o["day"] == g.day() for o in p.data.get("orders", {}).values()),
+        }
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        out = super().game_master_todo(g, p, day)
+        for target, o in p.data.get("orders", {}).items():
+            if o["status"] != "pending":
+                continue
+            if o["day"] == day:
+                out.append(f"Relayer l'ordre à {g.pseudo(target)} : {self._describe(g, o)}")
+            if o["day"] in (day, day - 1) and o["kind"] != "complain":
+                out.append(
+                    f"Juger l'ordre donné à {g.pseudo(target)} (J{o['day']}, échéance fin du "
+                    f"J{o['day'] + 1}) : record_order."
+                )
+        return out

@@ -1,13 +1,17 @@
 """Pierrot (Pierrot lunaire, ``pierrot``), R7.13.
 
-Glossary: Pierrot lunaire → ``pierrot``; plonger dans le sommeil → ``put_to_sleep``.
+Glossary: Pierrot lunaire → ``pierrot``; plonger dans le sommeil → ``put_to_sleep``;
+endormir un masqué (chœur) → ``put_to_sleep`` (chorus vote).
 
 Power: each day J2–J12 he MAY put another masked player to sleep (``put_to_sleep``,
 by MP to the MJs); a different player each time, never the same twice (R7.13.4,
-A35, A47). The sleeper is told privately at the start of the next day, without
-the author; that whole day he can neither open nor complain and is exempt from
-his constraints (R7.13.5, R6.8). A sleep chosen but not yet notified lapses if
-Pierrot is unmasked first (A62).
+A35, A47). Not on J13: the sleep covers the next day and there is none. The sleeper
+is told privately at the start of the next day, without the author; that whole day
+he can neither open nor complain and is exempt from his constraints (R7.13.5, R6.8).
+Being put to sleep for the same day by Pierrot and by the chorus has no additional
+effect (A47). A sleep chosen but not yet notified lapses if Pierrot is unmasked (or
+unofficially unmasked, R4.15) first; one under way stands (A62 ``notified_stand``)
+or ends too (``all_lapse``).
 
 Constraint: every day two posts at least 6 hours apart from a zone with y > 0
 (R7.13.2); judged by an MJ, presumed met (A1).
@@ -16,16 +20,21 @@ Jokers: at most two; one of item_chair_basic, item_bed, item_chair (R7.13.3).
 
 Failure: a failed constraint recorded by an MJ (R6.2).
 
-Inheritance: the chorus's "put a masked player to sleep" (R7.13.6, R8.8) arrives
-with the chorus actions of the Characters II issue.
+Inheritance: once Pierrot (or the Revenant holding his role, R7.22.4) is unmasked,
+the chorus may vote ``put_to_sleep`` with ``player`` (R7.13.6, R8.8): decided on J*n*,
+the sleep covers J*n+1* (R8.17); a masked player, never one the chorus already put
+to sleep (A65 ``distinct``, its own history apart from Pierrot's; ``repeats``
+allows it). Every member at the decision (A64) gains 40 points at the end of the
+sleeping day if the sleeper stayed masked all that day (R9.9).
 
-Rule ids: R7.13.1, R7.13.3, R7.13.4, R7.13.5, A47, A62.
+Rule ids: R7.13.1, R7.13.2, R7.13.3, R7.13.4, R7.13.5, R7.13.6, R8.8, R9.9, A35, A47,
+A62, A65.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..clock import LAST_DAY
 from ..commands import Command
@@ -33,7 +42,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player
-from .base import ActionHandler, ListedJokers
+from .base import ActionHandler, ChorusExecutor, ChorusValidator, ListedJokers
 
 
 class Pierrot(ListedJokers):
@@ -66,10 +75,10 @@ class Pierrot(ListedJokers):
         g = ctx.g
         running(g)
         p = g.players[actor]
-        if p.masked and p.unofficial is None and p.character != self.id:
-            raise RuleViolation("not_allowed", f"{p.pseudo} n'a pas le pouvoir d'endormir.")
         if not p.masked or p.unofficial is not None:
             raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasqué.")
+        if not self.holds(g, p):
+            raise RuleViolation("not_allowed", f"{p.pseudo} n'a pas le pouvoir d'endormir.")
         day = g.action_day(ctx.now)
         if not 2 <= day < LAST_DAY:
             raise RuleViolation(
@@ -99,6 +108,8 @@ class Pierrot(ListedJokers):
         )
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        if p.unofficial is not None:
+            return  # unofficially unmasked: his powers are lost, the sleep lapses (R4.15)
         for target, chosen in p.data.get("pending", []):
             if chosen == day and ctx.g.players[target].masked:
                 ctx.emit(
@@ -115,7 +126,9 @@ class Pierrot(ListedJokers):
                 )
 
     def on_unmasked(self, ctx: Context, p: Player) -> None:
-        """A62 ``all_lapse``: even a sleep already notified ends with his unmasking."""
+        """The chorus inherits the sleep (R7.13.6); A62 ``all_lapse``: even a sleep
+        already notified ends with his unmasking."""
+        self.unlock_chorus(ctx, p.seat)
         if ctx.g.opt("A62") != "all_lapse":
             return
         today = ctx.g.day(ctx.now)
@@ -132,6 +145,9 @@ class Pierrot(ListedJokers):
                 )
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        if fact.kind == "chorus_unlocked":
+            g.flags.setdefault("chorus_actions", set()).add("put_to_sleep")
+            return
         target = str(fact.data["target"])
         day = int(fact.data["day"])
         if fact.kind == "sleep_chosen":
@@ -141,4 +157,84 @@ class Pierrot(ListedJokers):
         elif fact.kind == "sleep_starts":
             g.asleep.setdefault(day, set()).add(target)
         elif fact.kind == "sleep_ends":
-            g.asleep.get(day, set()).discard(target)
+            if (day, target) not in {(d, t) for d, t, _ in g.flags.get("chorus_sleeps", [])}:
+                g.asleep.get(day, set()).discard(target)
+        elif fact.kind == "chorus_sleep":
+            g.asleep.setdefault(day, set()).add(target)
+            members = tuple(str(m) for m in fact.data["members"])
+            g.flags.setdefault("chorus_sleeps", []).append((day, target, members))
+
+    # -- the chorus's sleep (R7.13.6, R8.8, R9.9, A65) ----------------------------------
+    def unlock_chorus(self, ctx: Context, seat: str) -> None:
+        """The chorus may put a masked player to sleep (R8.6.2)."""
+        if "put_to_sleep" in ctx.g.flags.get("chorus_actions", set()):
+            return
+        ctx.emit(CharacterFact(at=ctx.now, character=self.id, player=seat, kind="chorus_unlocked"))
+
+    def chorus_actions(self) -> Mapping[str, tuple[ChorusValidator, ChorusExecutor]]:
+        return {"put_to_sleep": (self._chorus_target, self._chorus_sleep)}
+
+    def _chorus_target(self, g: GameState, cmd: Command) -> dict[str, Any]:
+        """``player``: a masked player the chorus never put to sleep (A47, A65).
+
+        Raises:
+            RuleViolation: ``unknown_player``, ``not_allowed``.
+        """
+        from ..trials import player_seat
+
+        seat = player_seat(g, cmd.require("player"))
+        if not g.players[seat].masked:
+            raise RuleViolation("not_allowed", f"{g.pseudo(seat)} est démasqué : pas de sommeil.")
+        slept = {t for _d, t, _m in g.flags.get("chorus_sleeps", [])}
+        if g.opt("A65") == "distinct" and seat in slept:
+            raise RuleViolation("not_allowed", f"Le chœur a déjà endormi {g.pseudo(seat)} (A65).")
+        return {"player": seat}
+
+    def _chorus_sleep(
+        self, ctx: Context, args: dict[str, Any], members: tuple[str, ...], day: int
+    ) -> None:
+        """At J*n+1* 00:00 the sleeper is asleep for the whole day (R8.8, R8.17)."""
+        target = str(args["player"])
+        if not ctx.g.players[target].masked:
+            return
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now,
+                character=self.id,
+                player=target,
+                kind="chorus_sleep",
+                data={"target": target, "day": day, "members": list(members)},
+            )
+        )
+        ctx.tell([target], "asleep", f"Vous êtes endormi pour tout le J{day}.", day=day)
+
+    def after_day_closed(self, ctx: Context, day: int) -> None:
+        """+40 to each member if the chorus's sleeper stayed masked all that day (R9.9)."""
+        g = ctx.g
+        start = g.day_start(day)
+        for d, target, members in g.flags.get("chorus_sleeps", []):
+            if d != day:
+                continue
+            p = g.players[target]
+            if not p.masked or (p.unmasked_at is not None and p.unmasked_at >= start):
+                continue
+            for seat in members:
+                ctx.award(seat, 40, f"Chœur : {p.pseudo} endormi et resté masqué le J{day}", "R9.9")
+
+    # -- views --------------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        return {
+            "sleepers": [
+                {"player": g.pseudo(t), "day": d + 1} for t, d in p.data.get("pending", [])
+            ],
+        }
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        out = super().game_master_todo(g, p, day)
+        for target, chosen in p.data.get("pending", []):
+            if chosen == day:
+                out.append(
+                    f"Sommeil demandé : {g.pseudo(target)} dormira le J{day + 1} "
+                    "(prévenu par le moteur au début du jour)."
+                )
+        return out

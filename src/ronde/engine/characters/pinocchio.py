@@ -1,32 +1,222 @@
-"""Pinocchio (pinocchio), R7.21.
+"""Pinocchio (``pinocchio``), R7.21.
 
-Glossary: Pinocchio → ``pinocchio``.
+Glossary: Pinocchio → ``pinocchio``; a lie = his public participation in an UNJUST
+trial; a mistake (a truth) = his public participation in a JUST one.
 
-Power: not yet implemented (arrives with the issue Characters I); standard visibility (R2.7).
+Power: he may open trials and file public complaints against any masked Ronde
+Character but his own, wherever it is (R7.21.2, R2.10; not naming his own
+Character is a house choice: every other set excludes its holder's slot). Every
+day he also has one anonymous complaint, usable only against his standard visible
+set (R7.21.6); it may open a trial (R5.8) and it scores normally. A22 ``extra``:
+it comes on top of his daily trial action (``extra_actions``), never in the same
+trial (R5.4); ``within``: it uses his quota.
 
-Constraint: no MJ-judged daily constraint; its engine-judged duties (R6.20), if any,
-arrive with the character issues.
+Constraint (engine-judged, R6.20): at least two lies in each period J2–J4, J5–J7,
+J8–J10, J11–J13 (before 13:13), checked at the end of the period (R7.21.3). A23
+``reduce``: each day of the period on which he sleeps (or is exempted) lowers the
+count by one; ``waive`` waives such a period; ``full`` keeps 2.
+
+Points: his public openings and complaints score nothing (R7.21.4, R9.26).
 
 Jokers: none (R6.10).
 
-Failure: a failed constraint recorded by an MJ (R6.2, R6.21); the rest of R7.21
-arrives with the issue Characters I.
+Failure: a period without its two lies; his third truth, at once, the MJs telling
+him each mistake as it occurs (R7.21.5). A60 ``truth``: a participation is a lie
+or a truth according to the accusation's truth when he takes part, counted at
+once whatever the trial's fate; ``outcome``: only trials concluded UNJUST or JUST
+count, when they conclude (in the period of the conclusion). Anonymous complaints
+count for neither.
 
-Inheritance: none yet.
+Inheritance: none.
 
-Rule ids: R7.21.1 (visibility).
+Rule ids: R7.21.1, R7.21.2, R7.21.3, R7.21.4, R7.21.5, R7.21.6, A22, A23, A60.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from ..clock import LAST_DAY
+from ..context import Context
+from ..events import CharacterFact
+from ..ronde import masked_ronde_characters
+from ..state import Complaint, GameState, Player, Trial
 from .base import Character
+
+PERIODS = ((2, 4), (5, 7), (8, 10), (11, 13))
+LIES_PER_PERIOD = 2
+TRUTHS_LIMIT = 3
+ANONYMOUS = "pinocchio"
 
 
 class Pinocchio(Character):
-    """The Pinocchio: standard visibility; the rest of R7.21 is still to come."""
+    """Pinocchio: accuses anyone, must lie twice per period, falls at his third truth."""
 
     id: ClassVar[str] = "pinocchio"
-    #: no MJ-judged daily constraint (engine-judged duties, or none)
     constraint_days: ClassVar[tuple[int, int] | None] = None
+    constraint_fr: ClassVar[str] = (
+        "participer (ouverture ou plainte publique) à au moins deux Procès injustes par "
+        "période J2–J4, J5–J7, J8–J10, J11–J13"
+    )
+    power_fr: ClassVar[str] = (
+        "accuser publiquement n'importe quel Personnage ; une plainte anonyme par jour "
+        "contre ses Personnages à démasquer"
+    )
+
+    # -- targets and quota (R7.21.2, R7.21.6, A22) -----------------------------------------
+    def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
+        if anonymous:
+            return set(self.visible_set(g, p))
+        return set(masked_ronde_characters(g)) - {p.character or self.id, self.id}
+
+    def _anonymous_used(self, g: GameState, p: Player) -> bool:
+        day = g.action_day(g.clock) if g.clock else 0
+        return day in p.data.get(self.id, {}).get("anonymous_days", [])
+
+    def anonymous_right(self, g: GameState, p: Player, *, opening: bool) -> str | None:
+        return None if self._anonymous_used(g, p) else ANONYMOUS
+
+    def extra_actions(self, g: GameState, p: Player, *, anonymous: bool) -> int:
+        if g.opt("A22") != "extra":
+            return 0
+        used = self._anonymous_used(g, p)
+        return int(not used) if anonymous else int(used)
+
+    def scores_in_trials(
+        self, g: GameState, p: Player, trial: Trial, complaint: Complaint | None
+    ) -> bool:
+        return trial.anonymous if complaint is None else complaint.anonymous
+
+    # -- participations (R7.21.3, R7.21.5, A60) -------------------------------------------
+    def _participated(self, ctx: Context, trial: Trial, seat: str, anonymous: bool) -> None:
+        g = ctx.g
+        p = g.players[seat]
+        if not self.holds(g, p):
+            return
+        day = g.action_day(ctx.now)
+        if anonymous:
+            if not self._anonymous_used(g, p):
+                self._fact(ctx, seat, "anonymous", {"day": day, "trial": trial.number})
+            return
+        if g.opt("A60") == "outcome":
+            self._fact(ctx, seat, "pending", {"trial": trial.number})
+            return
+        from ..trials import accusation_truth
+
+        self._count(ctx, p, trial.number, day, lie=not accusation_truth(g, trial))
+
+    def after_trial_opened(self, ctx: Context, trial: Trial) -> None:
+        if trial.opener in ctx.g.players:
+            self._participated(ctx, trial, trial.opener, trial.anonymous)
+
+    def after_complaint(self, ctx: Context, trial: Trial, complaint: Complaint) -> None:
+        if complaint.author in ctx.g.players:
+            self._participated(ctx, trial, complaint.author, complaint.anonymous)
+
+    def after_trial_ended(self, ctx: Context, trial: Trial) -> None:
+        g = ctx.g
+        if g.opt("A60") != "outcome" or trial.status not in ("just", "unjust"):
+            return
+        for p in g.players.values():
+            if self.holds(g, p) and trial.number in p.data.get(self.id, {}).get("pending", []):
+                day = min(g.action_day(ctx.now), LAST_DAY)
+                self._count(ctx, p, trial.number, day, lie=trial.status == "unjust")
+
+    def _count(self, ctx: Context, p: Player, trial: int, day: int, *, lie: bool) -> None:
+        self._fact(ctx, p.seat, "participation", {"trial": trial, "day": day, "lie": lie})
+        if lie:
+            return
+        truths = len(self._truths(p))
+        ctx.tell(
+            [p.seat],
+            "pinocchio_mistake",
+            f"Procès n°{trial} : accusation vraie, erreur n°{truths} sur {TRUTHS_LIMIT}.",
+            mistakes=truths,
+        )
+        if truths >= TRUTHS_LIMIT:
+            from ..unmasking import unmask
+
+            unmask(ctx, p.seat, "duty", "R7.21.5", detail="trois Procès justes", cause_day=day)
+
+    def _fact(self, ctx: Context, seat: str, kind: str, data: dict[str, object]) -> None:
+        ctx.emit(CharacterFact(at=ctx.now, character=self.id, player=seat, kind=kind, data=data))
+
+    def _truths(self, p: Player) -> list[dict[str, object]]:
+        return [x for x in p.data.get(self.id, {}).get("participations", []) if not x["lie"]]
+
+    def lies(self, p: Player, first: int, last: int) -> int:
+        return sum(
+            1
+            for x in p.data.get(self.id, {}).get("participations", [])
+            if x["lie"] and first <= int(str(x["day"])) <= last
+        )
+
+    # -- periods ---------------------------------------------------------------------
+    def _check_period(self, ctx: Context, p: Player, day: int) -> None:
+        from ..constraints import covered
+        from ..unmasking import unmask
+
+        g = ctx.g
+        for first, last in PERIODS:
+            if last != day:
+                continue
+            since = self.role_since(g, p)
+            if since is None or first < since:
+                return  # the Revenant: only periods that start after the assignment (A61)
+            needed = LIES_PER_PERIOD
+            off = sum(1 for d in range(first, last + 1) if covered(g, p.seat, d))
+            mode = g.opt("A23")
+            if off and mode == "waive":
+                needed = 0
+            elif mode == "reduce":
+                needed = max(0, needed - off)
+            got = self.lies(p, first, last)
+            if got < needed:
+                unmask(
+                    ctx,
+                    p.seat,
+                    "duty",
+                    "R7.21.3",
+                    detail=f"{got} Procès injuste(s) du J{first} au J{last}",
+                    cause_day=day,
+                )
+
+    def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        if day < LAST_DAY:
+            self._check_period(ctx, p, day)
+
+    def on_cutoff(self, ctx: Context, p: Player) -> None:
+        self._check_period(ctx, p, LAST_DAY)
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        mine = p.data.setdefault(self.id, {})
+        if fact.kind == "anonymous":
+            mine.setdefault("anonymous_days", []).append(int(fact.data["day"]))
+        elif fact.kind == "pending":
+            mine.setdefault("pending", []).append(int(fact.data["trial"]))
+        elif fact.kind == "participation":
+            mine.setdefault("participations", []).append(
+                {
+                    "trial": int(fact.data["trial"]),
+                    "day": int(fact.data["day"]),
+                    "lie": bool(fact.data["lie"]),
+                }
+            )
+
+    # -- views -----------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        return {
+            "lies_by_period": {f"J{a}-J{b}": self.lies(p, a, b) for a, b in PERIODS},
+            "mistakes": len(self._truths(p)),
+            "anonymous_used_today": self._anonymous_used(g, p),
+        }
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        for first, last in PERIODS:
+            if first <= day <= last:
+                got = self.lies(p, first, last)
+                return [
+                    f"{got}/{LIES_PER_PERIOD} Procès injustes pour la période J{first}–J{last} "
+                    "(vérifié par le moteur)"
+                ]
+        return []

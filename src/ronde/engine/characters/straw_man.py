@@ -1,32 +1,165 @@
-"""Homme de paille (straw_man), R7.20.
+"""Straw Man (Homme de paille, ``straw_man``), R7.20.
 
 Glossary: Homme de paille → ``straw_man``.
 
-Power: not yet implemented (arrives with the issue Characters I); standard visibility (R2.7).
+Power (reward): at the end of the first trial against him that "aboutit" — A59
+``split``: concluded by quorum or shortened by Chucky (status ``just``/``unjust``),
+not cancelled for procedural defect (``cancelled_counts``: a cancelled one too) —
+he is told at once which Characters filed the valid complaints in it (Characters
+only, never players; "Extra" included) and the Ronde Characters among them join
+his legal targets while masked (R7.20.3, R2.10). Standard visibility (R7.20.1).
 
-Constraint: no MJ-judged daily constraint; its engine-judged duties (R6.20), if any,
-arrive with the character issues.
+Constraint (engine-judged, R6.20): once in W1 (J2–J7) and once in W2 (J8–J13
+before 13:13) a trial against him gathers 4 valid complaints, the period being
+that of the 4th valid complaint (R7.20.2). A59 ``split``: a quorate trial then
+cancelled for procedural defect still counts (``cancelled_not_counted``: it does
+not). A period that ends without one unmasks him at its end (J7 → J8 00:00; W2 →
+J13 13:13). Sleep does not suspend it (R6.8). If such a trial accuses him of
+being the Straw Man, it is JUST and unmasks him.
 
-Jokers: none (R6.10).
+Jokers: none (R7.20.1).
 
-Failure: a failed constraint recorded by an MJ (R6.2, R6.21); the rest of R7.20
-arrives with the issue Characters I.
+Failure: an empty period (R7.20.2).
 
-Inheritance: none yet.
+Inheritance: none.
 
-Rule ids: R7.20.1 (visibility).
+Rule ids: R7.20.1, R7.20.2, R7.20.3, A59.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from ..clock import LAST_DAY
+from ..context import Context
+from ..events import CharacterFact
+from ..names import french_name
+from ..ronde import slot_live
+from ..state import CHORUS, GameState, Player, Trial
 from .base import Character
+
+PERIODS = ((2, 7), (8, 13))
+QUORUM = 4
 
 
 class StrawMan(Character):
-    """The Homme de paille: standard visibility; the rest of R7.20 is still to come."""
+    """The Straw Man: wants to be accused, learns who accused him."""
 
     id: ClassVar[str] = "straw_man"
-    #: no MJ-judged daily constraint (engine-judged duties, or none)
     constraint_days: ClassVar[tuple[int, int] | None] = None
+    constraint_fr: ClassVar[str] = (
+        "se faire accuser dans un Procès qui recueille 4 plaintes valides, une fois du J2 au "
+        "J7 et une fois du J8 au J13 (13h13)"
+    )
+    power_fr: ClassVar[str] = (
+        "apprend les Personnages qui ont porté plainte contre lui lors de son premier Procès abouti"
+    )
+
+    def learned(self, p: Player) -> list[str]:
+        return list(p.data.get(self.id, {}).get("learned", []))
+
+    def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
+        extra = {
+            c
+            for c in self.learned(p)
+            if c != "extra" and c != p.character and c in g.ronde and slot_live(g, c)
+        }
+        return set(self.visible_set(g, p)) | extra
+
+    # -- the constraint (R7.20.2, A59) -------------------------------------------------
+    def gathered(self, g: GameState, seat: str, first: int, last: int) -> bool:
+        """Whether a trial against ``seat`` got its 4th valid complaint in J``first``–J``last``."""
+        for t in g.trials:
+            if seat not in t.accused:
+                continue
+            valid = t.valid()
+            if len(valid) < QUORUM:
+                continue
+            if t.status == "cancelled" and g.opt("A59") == "cancelled_not_counted":
+                continue
+            if first <= g.action_day(valid[QUORUM - 1].at) <= last:
+                return True
+        return False
+
+    def _check(self, ctx: Context, p: Player, day: int) -> None:
+        from ..unmasking import unmask
+
+        g = ctx.g
+        for first, last in PERIODS:
+            if last != day:
+                continue
+            since = self.role_since(g, p)
+            if since is None or first < since:
+                return  # the Revenant: only periods that start after the assignment (A61)
+            if not self.gathered(g, p.seat, first, last):
+                unmask(
+                    ctx,
+                    p.seat,
+                    "duty",
+                    "R7.20.2",
+                    detail=f"aucun Procès à 4 plaintes contre lui du J{first} au J{last}",
+                    cause_day=day,
+                )
+
+    def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
+        if day < LAST_DAY:
+            self._check(ctx, p, day)
+
+    def on_cutoff(self, ctx: Context, p: Player) -> None:
+        self._check(ctx, p, LAST_DAY)
+
+    # -- the reward (R7.20.3, A59) ----------------------------------------------------
+    def after_trial_ended(self, ctx: Context, trial: Trial) -> None:
+        g = ctx.g
+        ends = trial.status in ("just", "unjust") or (
+            trial.status == "cancelled" and g.opt("A59") == "cancelled_counts"
+        )
+        if not ends:
+            return
+        for seat in trial.accused:
+            p = g.players[seat]
+            if not self.holds(g, p) or "reward_trial" in p.data.get(self.id, {}):
+                continue
+            characters: list[str] = []
+            for c in trial.valid():
+                if c.author == CHORUS:
+                    continue
+                q = g.players[c.author]
+                character = (q.character if q.masked else q.original) or "extra"
+                if character not in characters:
+                    characters.append(character)
+            ctx.emit(
+                CharacterFact(
+                    at=ctx.now,
+                    character=self.id,
+                    player=seat,
+                    kind="reward",
+                    data={"trial": trial.number, "characters": sorted(characters)},
+                )
+            )
+            names = ", ".join(french_name(c) for c in sorted(characters)) or "aucun"
+            ctx.tell(
+                [seat],
+                "straw_man_reward",
+                f"Procès n°{trial.number} : ont porté plainte contre vous : {names}.",
+                characters=sorted(characters),
+            )
+
+    def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        if fact.kind == "reward":
+            mine = p.data.setdefault(self.id, {})
+            mine["reward_trial"] = int(fact.data["trial"])
+            mine["learned"] = [str(c) for c in fact.data["characters"]]
+
+    # -- views --------------------------------------------------------------------
+    def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        return {
+            "learned_complainers": self.learned(p),
+            "periods_met": {f"J{a}-J{b}": self.gathered(g, p.seat, a, b) for a, b in PERIODS},
+        }
+
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+        for first, last in PERIODS:
+            if first <= day <= last and not self.gathered(g, p.seat, first, last):
+                return [f"pas encore de Procès à 4 plaintes contre lui (J{first}–J{last})"]
+        return []

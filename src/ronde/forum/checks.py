@@ -1,0 +1,223 @@
+"""Constraint helpers: evidence for the game master, who rules (R0.2, R6.20).
+
+Each helper returns a :class:`Suggestion` (``met``: what the evidence suggests,
+``evidence``: the posts or lines it rests on, ``text``: French). None of them
+records anything: a game master reads the suggestion and records a verdict.
+
+- :func:`cell_posts`: two posts at least 6 hours apart on the day, each from a
+  cell with y < 0 (Little Mermaid, R7.10.2), x > 0 (Halus, R7.11.2), x < 0
+  (Woody, R7.12.2), y > 0 (Pierrot, R7.13.2), or from one given cell (the
+  Mermaid's ``go_to`` order, R7.10.4). The proof is the post's cell stamp.
+- :func:`questions`: a post with at least two questions (Alice, R7.4.3).
+- :func:`prompter_sentence`: the Prompter's J2 sentence found in a post with at
+  most one word changed, the order kept, punctuation free (R7.2.6, A34).
+- :func:`participation`: Rehearsals participation days (posts of 3 to 20 lines,
+  R9.20, A69) and daily forum participation (R9.19, A68).
+- The Seer's future tense is :mod:`ronde.forum.future`; the Mime's Registre is
+  :mod:`ronde.forum.registre`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from rapidfuzz.distance import Hamming
+
+from ..engine.clock import PARIS, day_of
+from .thread import Post, fold_pseudo, fold_text
+
+SIX_HOURS = timedelta(hours=6)
+
+#: Character id -> (French description of the area, test on a cell)
+AREAS: dict[str, tuple[str, Callable[[int, int], bool]]] = {
+    "little_mermaid": ("au sud de la ville (y < 0)", lambda x, y: y < 0),
+    "halus": ("à l'est de la ville (x > 0)", lambda x, y: x > 0),
+    "woody": ("à l'ouest de la ville (x < 0)", lambda x, y: x < 0),
+    "pierrot": ("au nord de la ville (y > 0)", lambda x, y: y > 0),
+}
+
+
+@dataclass
+class Suggestion:
+    """What the evidence suggests; a game master rules."""
+
+    met: bool
+    text: str
+    evidence: list[str] = field(default_factory=list)
+
+
+def _ref(p: Post) -> str:
+    return f"message {p.index} ({p.author}, {p.time_text}, {p.stamp_text()})"
+
+
+def _posts_of(
+    posts: Iterable[Post], player: str, day: int | None, start: date | None
+) -> list[Post]:
+    key = fold_pseudo(player)
+    out = []
+    for p in posts:
+        if fold_pseudo(p.author) != key or p.time is None:
+            continue
+        if day is not None and start is not None and day_of(start, p.time) != day:
+            continue
+        out.append(p)
+    return sorted(out, key=lambda p: p.time or datetime.min.replace(tzinfo=PARIS))
+
+
+def cell_posts(
+    posts: Iterable[Post],
+    player: str,
+    *,
+    character: str | None = None,
+    cell: tuple[int, int] | None = None,
+    day: int | None = None,
+    start: date | None = None,
+) -> Suggestion:
+    """Two posts of ``player`` at least 6 hours apart on ``day``, each from the area of
+    ``character`` (or from ``cell``, the Mermaid's order)."""
+    inside: Callable[[int, int], bool]
+    if cell is not None:
+        where = f"depuis la case [{cell[0]}, {cell[1]}]"
+        target = cell
+        inside = lambda x, y: (x, y) == target  # noqa: E731
+    elif character in AREAS:
+        where, inside = AREAS[character]
+        where = "depuis une case " + where
+    else:
+        raise ValueError(f"pas de contrainte de case pour {character!r}")
+    mine = _posts_of(posts, player, day, start)
+    good = [p for p in mine if isinstance(p.stamp, tuple) and inside(*p.stamp)]
+    for i, first in enumerate(good):
+        for second in good[i + 1 :]:
+            assert first.time is not None and second.time is not None
+            if second.time - first.time >= SIX_HOURS:
+                return Suggestion(
+                    True,
+                    f"{player} : deux messages {where} à au moins 6 h d'écart",
+                    [_ref(first), _ref(second)],
+                )
+    others = [p for p in mine if p not in good]
+    text = (
+        f"{player} : {len(good)} message(s) {where} sur {len(mine)}, pas deux à 6 h d'écart ou plus"
+    )
+    if any(p.stamp is None for p in others):
+        text += " (certains messages n'ont pas de tampon de case)"
+    return Suggestion(False, text, [_ref(p) for p in mine])
+
+
+_QUESTION = re.compile(r"[^?!.…\n]*\?+")
+
+
+def questions(
+    posts: Iterable[Post], player: str, *, day: int | None = None, start: date | None = None
+) -> Suggestion:
+    """Alice: a post of her own text (quotes excluded) holding at least two questions
+    (sentences ending in « ? »; « ?? » counts once)."""
+    best: tuple[int, Post | None] = (0, None)
+    for p in _posts_of(posts, player, day, start):
+        found = [q.strip() for q in _QUESTION.findall(p.own_text) if q.strip(" ?")]
+        if len(found) > best[0]:
+            best = (len(found), p)
+        if len(found) >= 2:
+            return Suggestion(True, f"{player} : {len(found)} questions", [_ref(p), *found[:4]])
+    if best[1] is None:
+        return Suggestion(False, f"{player} : aucune question dans ses messages")
+    return Suggestion(
+        False, f"{player} : au plus {best[0]} question(s) par message", [_ref(best[1])]
+    )
+
+
+_WORDS = re.compile(r"[\w]+(?:['’][\w]+)*", re.UNICODE)
+
+
+def words(text: str) -> list[str]:
+    """Words of ``text``, folded (case, accents), punctuation and elisions kept apart."""
+    return [w for w in _WORDS.findall(fold_text(text).replace("’", "'"))]
+
+
+@dataclass(frozen=True)
+class SentenceMatch:
+    """Where the Prompter's sentence was found: the words as written, and the change."""
+
+    found: str
+    changed: str | None
+
+
+def find_sentence(sentence: str, text: str) -> SentenceMatch | None:
+    """The J2 sentence in ``text`` with at most one word replaced, order kept,
+    punctuation, case and accents free (A34 ``from_original``)."""
+    target = words(sentence)
+    if not target:
+        return None
+    raw = _WORDS.findall(text.replace("’", "'"))
+    folded = [fold_text(w) for w in raw]
+    n = len(target)
+    best: SentenceMatch | None = None
+    for i in range(0, len(folded) - n + 1):
+        window = folded[i : i + n]
+        dist = Hamming.distance(window, target)
+        if dist == 0:
+            return SentenceMatch(" ".join(raw[i : i + n]), None)
+        if dist == 1 and best is None:
+            k = next(j for j in range(n) if window[j] != target[j])
+            best = SentenceMatch(" ".join(raw[i : i + n]), f"« {target[k]} » → « {raw[i + k]} »")
+    return best
+
+
+def prompter_sentence(
+    posts: Iterable[Post],
+    player: str,
+    sentence: str,
+    *,
+    day: int | None = None,
+    start: date | None = None,
+) -> Suggestion:
+    """The Prompter's sentence in one of his posts of the day (R7.2.6)."""
+    note = " (la phrase a moins de 8 mots, R7.2.6)" if len(words(sentence)) < 8 else ""
+    for p in _posts_of(posts, player, day, start):
+        m = find_sentence(sentence, p.own_text)
+        if m is not None:
+            how = "telle quelle" if m.changed is None else f"un mot changé : {m.changed}"
+            return Suggestion(True, f"{player} : phrase trouvée, {how}{note}", [_ref(p), m.found])
+    return Suggestion(False, f"{player} : phrase introuvable (au plus un mot changé){note}")
+
+
+@dataclass
+class Participation:
+    """Days on which each player took part (A68, A69)."""
+
+    rehearsal_days: dict[str, set[int]]
+    forum_days: dict[str, set[int]]
+    refused: list[str]
+
+
+def participation(
+    rehearsals: Iterable[Post],
+    others: Iterable[Post],
+    start: date,
+    *,
+    lines: tuple[int, int] = (3, 20),
+) -> Participation:
+    """Rehearsals days per author (posts of 3 to 20 lines of his own text; several
+    posts on one day count once, A69) and forum days (any post, A68)."""
+    low, high = lines
+    rehearsal_days: dict[str, set[int]] = {}
+    forum_days: dict[str, set[int]] = {}
+    refused: list[str] = []
+    for p in rehearsals:
+        if p.time is None:
+            continue
+        day = day_of(start, p.time)
+        forum_days.setdefault(p.author, set()).add(day)
+        n = len(p.lines())
+        if low <= n <= high:
+            rehearsal_days.setdefault(p.author, set()).add(day)
+        else:
+            refused.append(f"{_ref(p)} : {n} ligne(s)")
+    for p in others:
+        if p.time is not None:
+            forum_days.setdefault(p.author, set()).add(day_of(start, p.time))
+    return Participation(rehearsal_days, forum_days, refused)

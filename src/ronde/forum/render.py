@@ -1,0 +1,388 @@
+"""Announcements and private messages in the forum's markup, from editable templates.
+
+Stable API (the console's copy buttons and ``ronde announce`` use it):
+
+- :func:`load_templates` ``(folder=None) -> Templates``: the default templates shipped
+  in ``ronde/forum/templates/`` (one Jinja2 file ``<kind>.txt`` per
+  ``MessageSent.kind``, ``_default.txt`` for the others), each overridable by a
+  file of the same name in ``folder``; the Characters' rules summary
+  ``roles.fr.yaml`` is overridable the same way.
+- :func:`render_message` ``(message, templates=None, context=None) -> str``: one
+  message (the JSON form of a ``MessageSent`` event: ``kind``, ``data``, ``text``,
+  ``to``, ``public``, ``at``) as ready-to-paste forum text ([b], [i], [quote=…],
+  [rp=…], [spoiler], [collapse=…]).
+- :class:`ForumContext` ``.from_game(game)``: what a rendering may use besides the
+  message itself — seat → current pseudo, the start date, and *public* facts
+  (each trial's accused, supposed Character, arguments and non-anonymous opener;
+  each public unmasking's trial). Private messages use only their own ``data`` and
+  the pseudos: a message rendered for a player never holds what he may not know.
+- :func:`forum_messages` ``(game) -> list[dict]``: every message of a game in time
+  order (the engine's, plus the public day summaries and the J13 13:13 reminder),
+  in the form :func:`render_message` takes.
+
+A template that fails (a game master's typo, a variable the message lacks) falls
+back to the engine's French text, with :attr:`Rendered.problem` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from ..engine.clock import LAST_DAY, PARIS, cutoff_1313, day_of, format_time
+from ..engine.events import DayClosed, Event, MessageSent, PlayerUnmasked, TrialOpened, to_json
+from ..engine.names import french_name
+
+Message = Mapping[str, Any]
+
+ZWSP = "\u200b"
+
+#: Kinds that Ronde adds to the engine's messages (public, built from public views).
+SYNTHETIC_KINDS = ("day_summary", "reminder_j13")
+
+STATUS_FR = {
+    "open": "en cours",
+    "just": "JUSTE",
+    "unjust": "INJUSTE",
+    "lapsed": "annulé faute de plaintes",
+    "cancelled": "annulé pour vice de procédure",
+    "void": "sans objet",
+}
+
+CAUSES_FR = {
+    "trial": "Procès juste",
+    "constraint": "contrainte non respectée",
+    "duty": "devoir non accompli",
+    "power": "pouvoir d'un autre Personnage",
+    "death": "mort du citoyen",
+}
+
+
+def plain(text: object) -> str:
+    """Player-written text made inert inside forum markup: a zero-width space after
+    each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag."""
+    return str(text).replace("[", "[" + ZWSP)
+
+
+def join_fr(items: Iterable[object]) -> str:
+    """``a, b et c``."""
+    words = [str(i) for i in items if str(i)]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " et " + words[-1]
+
+
+@dataclass(frozen=True)
+class Templates:
+    """A Jinja2 environment over the default templates and a game master's folder."""
+
+    env: jinja2.Environment
+    roles: Mapping[str, Mapping[str, str]]
+    folder: Path | None = None
+
+    def has(self, kind: str) -> bool:
+        try:
+            self.env.get_template(f"{kind}.txt")
+        except jinja2.TemplateNotFound:
+            return False
+        return True
+
+    def names(self) -> list[str]:
+        """Every template name available (defaults and overrides)."""
+        return sorted(self.env.list_templates(extensions=["txt"]))
+
+
+def _default_roles() -> dict[str, dict[str, str]]:
+    text = resources.files("ronde.forum").joinpath("data/roles.fr.yaml").read_text("utf-8")
+    data = yaml.safe_load(text)
+    return {str(k): {str(a): str(b or "") for a, b in v.items()} for k, v in data.items()}
+
+
+def load_templates(folder: Path | None = None) -> Templates:
+    """The default templates, each overridden by ``folder/<name>`` when it exists.
+
+    Raises:
+        ValueError: ``folder`` is not a directory, or its ``roles.fr.yaml`` is not a
+            mapping of Characters (message in French).
+    """
+    loaders: list[jinja2.BaseLoader] = []
+    roles = _default_roles()
+    if folder is not None:
+        if not folder.is_dir():
+            raise ValueError(f"{folder} : dossier de modèles introuvable")
+        loaders.append(jinja2.FileSystemLoader(str(folder), encoding="utf-8"))
+        custom = folder / "roles.fr.yaml"
+        if custom.is_file():
+            try:
+                data = yaml.safe_load(custom.read_text(encoding="utf-8"))
+            except yaml.YAMLError as exc:
+                raise ValueError(f"{custom} : {exc}") from None
+            if not isinstance(data, dict):
+                raise ValueError(f"{custom} : un dictionnaire de Personnages est attendu")
+            for k, v in data.items():
+                if isinstance(v, dict):
+                    roles[str(k)] = {
+                        **roles.get(str(k), {}),
+                        **{str(a): str(b) for a, b in v.items()},
+                    }
+    loaders.append(jinja2.PackageLoader("ronde.forum", "templates"))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["plain"] = plain
+    env.filters["join_fr"] = join_fr
+    env.filters["perso"] = french_name
+    return Templates(env=env, roles=roles, folder=folder)
+
+
+@dataclass
+class ForumContext:
+    """Public facts a rendering may use (never a secret: see the module docstring)."""
+
+    pseudos: dict[str, str] = field(default_factory=dict)
+    start: date | None = None
+    trials: dict[int, dict[str, Any]] = field(default_factory=dict)
+    unmaskings: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_game(cls, game: Any) -> ForumContext:
+        """From a :class:`ronde.engine.game.Game` (its log and state)."""
+        g = game.state
+        ctx = cls(pseudos={s: p.pseudo for s, p in g.players.items()}, start=g.start)
+        for e in game.log:
+            if isinstance(e, TrialOpened):
+                ctx.trials[e.trial] = {
+                    "number": e.trial,
+                    "accused": [ctx.pseudo(s) for s in e.accused],
+                    "supposed": e.supposed,
+                    "supposed_fr": french_name(e.supposed),
+                    "anonymous": e.anonymous,
+                    # the opener of an anonymous trial is a secret (R5.9)
+                    "opener": None
+                    if e.anonymous
+                    else (
+                        "le chœur des Démasqués" if e.opener == "chorus" else ctx.pseudo(e.opener)
+                    ),
+                    "arguments": e.arguments,
+                    "opened": ctx.when(e.at),
+                    "deadline": ctx.when(g.trials[e.trial - 1].deadline)
+                    if e.trial <= len(g.trials)
+                    else "",
+                }
+            elif isinstance(e, PlayerUnmasked):
+                ctx.unmaskings[(e.at.isoformat(), e.player)] = {"trial": e.trial, "rule": e.rule}
+        return ctx
+
+    def pseudo(self, seat: object) -> str:
+        return self.pseudos.get(str(seat), str(seat))
+
+    def when(self, at: datetime | str | None) -> str:
+        if at is None:
+            return ""
+        t = datetime.fromisoformat(at) if isinstance(at, str) else at
+        if self.start is None:
+            return t.astimezone(PARIS).strftime("%d/%m %H:%M")
+        return format_time(self.start, t)
+
+    def day(self, at: datetime | str | None) -> int | None:
+        if at is None or self.start is None:
+            return None
+        t = datetime.fromisoformat(at) if isinstance(at, str) else at
+        return day_of(self.start, t)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered message: ``text`` to paste, ``problem`` if the template failed."""
+
+    text: str
+    template: str
+    problem: str = ""
+
+
+def message_dict(e: MessageSent) -> dict[str, Any]:
+    """The JSON form of a ``MessageSent`` event (what :func:`render_message` takes)."""
+    return to_json(e)
+
+
+def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[str, Any]:
+    data = dict(msg.get("data") or {})
+    public = bool(msg.get("public"))
+    kind = str(msg.get("kind", ""))
+    at = msg.get("at")
+    trial: dict[str, Any] | None = None
+    extra: dict[str, Any] = {}
+    if public:
+        # public facts only, and only for public messages
+        number = data.get("trial")
+        if isinstance(number, int) and number in ctx.trials:
+            trial = ctx.trials[number]
+        if kind == "unmasking":
+            key = (str(at), str(data.get("player")))
+            extra = ctx.unmaskings.get(key, {})
+        if kind == "trial_ended":
+            # the null notice only when the engine published one (R5.13, A19)
+            text = str(msg.get("text", ""))
+            extra["null_notice"] = "nulle" in text
+    roles = templates.roles
+
+    def role(character: object) -> Mapping[str, str]:
+        base = {"titre": french_name(str(character)), "contrainte": "", "pouvoir": "", "jokers": ""}
+        return {**base, **roles.get(str(character), {})}
+
+    return {
+        "kind": kind,
+        "text": str(msg.get("text", "")),
+        "data": data,
+        "public": public,
+        "to": [ctx.pseudo(s) for s in msg.get("to") or ()],
+        "at": at,
+        "when": ctx.when(at) if at else "",
+        "day": ctx.day(at) if at else None,
+        "trial": trial,
+        "extra": extra,
+        "pseudo": ctx.pseudo,
+        "perso": french_name,
+        "persos": lambda ids: join_fr(french_name(str(c)) for c in (ids or ())),
+        "role": role,
+        "status_fr": STATUS_FR,
+        "causes_fr": CAUSES_FR,
+        "last_day": LAST_DAY,
+    }
+
+
+def render(
+    message: Message, templates: Templates | None = None, context: ForumContext | None = None
+) -> Rendered:
+    """Like :func:`render_message`, with the template used and any problem."""
+    templates = templates or load_templates()
+    ctx = context or ForumContext()
+    kind = str(message.get("kind", ""))
+    name = f"{kind}.txt" if kind and templates.has(kind) else "_default.txt"
+    try:
+        text = templates.env.get_template(name).render(**_variables(message, templates, ctx))
+        problem = ""
+    except Exception as exc:  # a game master's template must never stop the console
+        text = str(message.get("text", ""))
+        problem = f"modèle {name} : {exc.__class__.__name__} : {exc}"
+    text = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    if ZWSP in text:
+        # the forum's editor removes the first U+200B of a post (FORUM-PAGE.md)
+        text = ZWSP + text
+    return Rendered(text=text, template=name, problem=problem)
+
+
+def render_message(
+    message: Message, templates: Templates | None = None, context: ForumContext | None = None
+) -> str:
+    """One message as ready-to-paste forum text (see the module docstring)."""
+    return render(message, templates, context).text
+
+
+# -- every message of a game ---------------------------------------------------------
+def _replay_until(game: Any, index: int) -> Any:
+    from ..engine.game import Game
+
+    return Game.replay(game.log[: index + 1], game.catalog)
+
+
+def forum_messages(game: Any) -> list[dict[str, Any]]:
+    """Every message of ``game`` in time order: the engine's, a public summary at the
+    end of each day, and the J13 13:13 reminder at the start of J13."""
+    from ..engine.views import public_view
+
+    out: list[dict[str, Any]] = []
+    g = game.state
+    log: Sequence[Event] = game.log
+    for i, e in enumerate(log):
+        if isinstance(e, MessageSent):
+            out.append(message_dict(e))
+        elif isinstance(e, DayClosed):
+            state = _replay_until(game, i).state
+            v = public_view(state)
+            day = e.day
+            out.append(
+                {
+                    "kind": "day_summary",
+                    "at": e.at.isoformat(),
+                    "to": [],
+                    "public": True,
+                    "text": f"Résumé du J{day}.",
+                    "data": {
+                        "day": day,
+                        "announcements": [
+                            a
+                            for a in v["announcements"]
+                            if a["time"].startswith(f"J{day} ") and a["kind"] != "day_summary"
+                        ],
+                        "open_trials": [t for t in v["trials"] if t["status"] == "open"],
+                        "unmasked": v["known"],
+                    },
+                }
+            )
+            if day == LAST_DAY - 1:
+                out.append(
+                    {
+                        "kind": "reminder_j13",
+                        "at": e.at.isoformat(),
+                        "to": [],
+                        "public": True,
+                        "text": "Rappel : la partie s'arrête le J13 à 13h13.",
+                        "data": {
+                            "day": LAST_DAY,
+                            "cutoff": format_time(g.start, cutoff_1313(g.start)),
+                            "open_trials": [t for t in v["trials"] if t["status"] == "open"],
+                        },
+                    }
+                )
+    return out
+
+
+def select(
+    messages: Iterable[Message],
+    context: ForumContext,
+    *,
+    day: int | None = None,
+    to: str | None = None,
+    public: bool = False,
+) -> list[Message]:
+    """Messages of ``day`` (if given), private to seat ``to`` and/or public: with neither
+    ``to`` nor ``public``, every message (game masters' notes included)."""
+    out = []
+    for m in messages:
+        data = m.get("data") or {}
+        own_day = data.get("day") if m.get("kind") in SYNTHETIC_KINDS else None
+        if day is not None and (own_day or context.day(m.get("at"))) != day:
+            continue
+        wanted = not to and not public
+        if public and m.get("public"):
+            wanted = True
+        if to and not m.get("public") and to in (m.get("to") or ()):
+            wanted = True
+        if wanted:
+            out.append(m)
+    return out
+
+
+def heading(message: Message, context: ForumContext) -> str:
+    """A one-line French label: when, where it goes, which kind."""
+    when = context.when(message.get("at"))
+    if message.get("public"):
+        where = "FV (public)"
+    elif message.get("to"):
+        where = "MP à " + ", ".join(context.pseudo(s) for s in message.get("to") or ())
+    else:
+        where = "note aux MJ"
+    return f"{when} — {where} — {message.get('kind', '')}"

@@ -1,0 +1,1 @@
+"""The Django app of Ronde: games, their event log, accounts and pages."""

@@ -1,0 +1,102 @@
+"""Who may see what: every page goes through one of these gates.
+
+A game master of a game sees its game-master view; a player (an active
+membership whose pseudo the engine still knows) sees his own view; everyone
+sees the public board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import update_wrapper
+from typing import Concatenate, ParamSpec
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from .models import Game, GameMaster, Membership
+
+P = ParamSpec("P")
+
+
+def game_master(request: HttpRequest, game: Game) -> GameMaster | None:
+    if not request.user.is_authenticated:
+        return None
+    return GameMaster.objects.filter(game=game, user_id=request.user.pk).first()
+
+
+def membership(request: HttpRequest, game: Game) -> Membership | None:
+    """The user's active membership in ``game`` (revoked ones give no access)."""
+    if not request.user.is_authenticated:
+        return None
+    return (
+        Membership.objects.filter(game=game, user_id=request.user.pk, revoked_at__isnull=True)
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def gm_page(
+    view: Callable[Concatenate[HttpRequest, Game, GameMaster, P], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A page for the game masters of the game ``slug`` (404 for anyone else)."""
+
+    def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        game = get_object_or_404(Game, slug=slug)
+        gm = game_master(request, game)
+        if gm is None:
+            raise Http404(_("Vous n'êtes pas MJ de cette partie."))
+        return view(request, game, gm, *args, **kwargs)
+
+    update_wrapper(wrapper, view)
+    return wrapper
+
+
+def player_page(
+    view: Callable[Concatenate[HttpRequest, Game, Membership, P], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """A page for a player of the game ``slug`` (404 for anyone else)."""
+
+    def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        game = get_object_or_404(Game, slug=slug)
+        member = membership(request, game)
+        if member is None or not game.started:
+            raise Http404(_("Vous ne jouez pas dans cette partie."))
+        return view(request, game, member, *args, **kwargs)
+
+    update_wrapper(wrapper, view)
+    return wrapper
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•·>]+|\d+\s*[.)\]-]|\[\*\])\s*")
+_TAIL = re.compile(r"\s+[-–—(:].*$")
+
+
+def parse_roster(text: str) -> list[str]:
+    """Pseudos from one-a-line text or a pasted forum post: bullets, numbers, ``@`` and
+    trailing comments (`` - ...``, `` (...)``) are dropped; one line with commas is a list;
+    duplicates (case ignored) are kept once."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) == 1 and "," in lines[0]:
+        lines = lines[0].split(",")
+    out: list[str] = []
+    seen: set[str] = set()
+    for line in lines:
+        if line.strip().startswith("#") or line.rstrip().endswith(":"):
+            continue  # comments and headings ("Inscrits :")
+        name = _BULLET.sub("", line).strip()
+        name = _TAIL.sub("", name).strip().lstrip("@").strip().strip("*_[]")
+        if not name or (" " in name and len(name.split()) > 2):
+            continue
+        key = name.casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(name)
+    return out

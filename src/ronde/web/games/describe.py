@@ -1,0 +1,112 @@
+"""French one-line descriptions of engine events, for the game masters' timeline
+and the difference a correction makes (game masters only: they name seats,
+characters and anonymous authors)."""
+
+from __future__ import annotations
+
+from ronde.engine import events as ev
+from ronde.engine.clock import format_time
+from ronde.engine.names import french_name
+from ronde.engine.unmasking import CAUSES_FR
+
+
+def _people(seats: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(seats) if seats else "—"
+
+
+def describe(e: ev.Event, start: object = None) -> str:
+    """What ``e`` records, in French."""
+    match e:
+        case ev.GameCreated():
+            return f"Partie créée : {len(e.players)} joueurs, Ronde de {len(e.ronde)} cases."
+        case ev.TrialOpened():
+            who = "le chœur" if e.opener == "chorus" else e.opener
+            anon = " (anonyme)" if e.anonymous else ""
+            return (
+                f"Procès n°{e.trial} ouvert par {who}{anon} contre {_people(e.accused)} "
+                f"comme {french_name(e.supposed)}."
+            )
+        case ev.ComplaintFiled():
+            flags = [
+                label
+                for on, label in (
+                    (e.anonymous, "anonyme"),
+                    (e.null, "nulle"),
+                    (e.compelled, "contrainte"),
+                )
+                if on
+            ]
+            extra = f" ({', '.join(flags)})" if flags else ""
+            who = "le chœur" if e.author == "chorus" else e.author
+            return f"Plainte de {who} dans le Procès n°{e.trial}{extra}."
+        case ev.TrialEnded():
+            why = f" — {e.reason}" if e.reason else ""
+            return f"Procès n°{e.trial} : {e.status}{why}."
+        case ev.TrialAnnounced():
+            return f"Verdict du Procès n°{e.trial} annoncé."
+        case ev.PlayerUnmasked():
+            cause = CAUSES_FR.get(e.cause, e.cause)
+            return f"{e.player} démasqué ({french_name(e.character)}) : {cause}."
+        case ev.UnofficiallyUnmasked():
+            return f"{e.player} démasqué officieusement ({e.cause})."
+        case ev.PointsAwarded():
+            return f"{e.player} {e.points:+d} : {e.reason} [{e.rule}]."
+        case ev.ConstraintRecorded():
+            met = "respectée" if e.met else "NON respectée"
+            return f"Contrainte de {e.player} au J{e.day} : {met}."
+        case ev.ExemptionGranted():
+            days = ", ".join(f"J{d}" for d in e.days)
+            return f"{e.player} exempté ({days})."
+        case ev.ItemsSent():
+            return f"{e.player} envoie {', '.join(e.items)} à {e.to}."
+        case ev.JokerUsed():
+            return f"Joker de {e.player} pour le J{e.day}."
+        case ev.ThemeSet():
+            return f"Thème du J{e.day} : {e.theme}."
+        case ev.Rehearsed():
+            return f"{e.player} aux Répétitions (J{e.day})."
+        case ev.Posted():
+            defends = f", défend {e.defends}" if e.defends else ""
+            return f"{e.player} écrit dans le Procès n°{e.trial}{defends}."
+        case ev.ChorusVoted():
+            return f"Vote de {e.player} pour le J{e.day} : {e.action}."
+        case ev.ChorusDecided():
+            return f"Décision du chœur (J{e.day}) : {e.action}."
+        case ev.InvestigationMade():
+            ok = "juste" if e.correct else "fausse"
+            return f"Enquête du chœur : {e.player} est {french_name(e.character)} ? ({ok})"
+        case ev.SecretaryAppointed():
+            return f"{e.player} est Secrétaire des Démasqués."
+        case ev.Transfigured():
+            return f"{e.player} devient un nouveau Figurant."
+        case ev.RondeGuessed():
+            ok = "juste" if e.correct else "fausse"
+            return f"{e.player} propose une Ronde ({ok})."
+        case ev.PlayerReplaced():
+            return f"{e.old} est remplacé par {e.new}."
+        case ev.IdentityLearned():
+            return f"{e.player} apprend que {e.other} est {french_name(e.character)}."
+        case ev.MessageSent():
+            to = "public" if e.public or not e.to else _people(e.to)
+            return f"Message ({to}) : {e.text}"
+        case ev.DayClosed():
+            return f"Fin du J{e.day}."
+        case ev.CutoffPassed():
+            return "J13 13:13 passé."
+        case ev.PlayEnded():
+            return "Fin du jeu."
+        case ev.GameEnded():
+            return "Partie close."
+        case ev.PlayerDied():
+            return f"Mort du citoyen de {e.player}."
+        case ev.CharacterFact():
+            return f"{french_name(e.character)} ({e.player}) : {e.kind}."
+    return e.TYPE
+
+
+def when(e: ev.Event, start: object) -> str:
+    """``J3 10:00`` for the event's instant."""
+    from datetime import date
+
+    assert isinstance(start, date)
+    return format_time(start, e.at)

@@ -1,0 +1,23 @@
+"""``ronde tick``: apply every engine timer due by now, in every game (for a cron)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from ronde.web.games import service
+from ronde.web.games.models import Game
+
+
+class Command(BaseCommand):
+    help = "Applique les échéances dues (procès expirés, fins de journée) de chaque partie."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        total = 0
+        for game in Game.objects.filter(started_at__isnull=False):
+            fired = service.tick(game)
+            total += len(fired)
+            if fired:
+                self.stdout.write(f"{game.slug} : {len(fired)} événement(s)")
+        self.stdout.write(f"{total} événement(s) enregistré(s).")

@@ -1,0 +1,49 @@
+"""URLs: public board and accounts, the player's pages, the game masters' console."""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from .games import views_gm, views_player, views_public, views_setup
+
+urlpatterns = [
+    path("", views_public.home, name="home"),
+    path(
+        "connexion/",
+        auth_views.LoginView.as_view(template_name="games/login.html"),
+        name="login",
+    ),
+    path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
+    path("invitation/<str:token>/", views_public.invitation, name="invitation"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    # the public board and the players
+    path("partie/<slug:slug>/", views_public.public_board, name="public"),
+    path("partie/<slug:slug>/moi/", views_player.player, name="player"),
+    path("partie/<slug:slug>/choeur/", views_player.chorus, name="chorus"),
+    path(
+        "partie/<slug:slug>/demande/<str:action>/",
+        views_player.send_request,
+        name="player_request",
+    ),
+    path(
+        "partie/<slug:slug>/demande/<int:pk>/retirer/",
+        views_player.withdraw_request,
+        name="player_withdraw",
+    ),
+    # the game masters
+    path("mj/", views_setup.gm_home, name="gm_home"),
+    path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
+    path("mj/<slug:slug>/preparation/", views_setup.setup, name="gm_setup"),
+    path("mj/<slug:slug>/actions/", views_gm.actions_index, name="gm_actions"),
+    path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
+    path("mj/<slug:slug>/journal/", views_gm.journal, name="gm_journal"),
+    path("mj/<slug:slug>/rayer/<int:pk>/", views_gm.strike, name="gm_strike"),
+    path("mj/<slug:slug>/points/", views_gm.scores, name="gm_scores"),
+    path("mj/<slug:slug>/joueurs/", views_gm.players, name="gm_players"),
+    path(
+        "mj/<slug:slug>/demande/<int:pk>/<str:decision>/",
+        views_gm.decide_request,
+        name="gm_request",
+    ),
+]

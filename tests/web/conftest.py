@@ -1,0 +1,150 @@
+"""Fixtures of the web tests: a started game on a small cast, accounts, a frozen clock."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import django
+import pytest
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+# Playwright's sync API keeps an event loop running in the test thread
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+django.setup()
+
+START = date(2026, 12, 1)
+
+RONDE = [
+    "alice",
+    "woody",
+    "pierrot",
+    "halus",
+    "little_mermaid",
+    "polichinelle",
+    "guignol",
+    "revenant",
+]
+CAST = {
+    "Ana": "alice",
+    "Bob": "woody",
+    "Cid": "pierrot",
+    "Dan": "halus",
+    "Eve": "little_mermaid",
+    "Fay": "polichinelle",
+    "Gus": "guignol",
+    "Hal": "revenant",
+    "Ida": "extra",
+    "Jo": "extra",
+    "Kim": "extra",
+    "Lou": "extra",
+    "Max": "extra",
+    "Ned": "extra",
+}
+GMS = ["Mj", "Mj2"]
+
+
+def at(text: str) -> datetime:
+    from ronde.engine.clock import parse_time
+
+    return parse_time(text, START)
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def clock() -> Iterator[Any]:
+    """Freeze the web clock: ``clock("J2 10:00")``."""
+    from ronde.web.games import service
+
+    def set_to(text: str) -> datetime:
+        t = at(text)
+        service.set_clock(t)
+        return t
+
+    set_to("J1 09:00")
+    yield set_to
+    service.set_clock(None)
+
+
+@dataclass
+class World:
+    game: Any
+    gms: dict[str, Any]
+    users: dict[str, Any]
+
+    def member(self, pseudo: str) -> Any:
+        return self.game.memberships.get(pseudo=pseudo, revoked_at__isnull=True)
+
+
+def make_world(
+    cast: dict[str, str] | None = None,
+    ronde: list[str] | None = None,
+    options: dict[str, str] | None = None,
+    slug: str = "ronde-test",
+    start: date = START,
+) -> World:
+    from django.contrib.auth import get_user_model
+
+    from ronde.catalog import default_catalog
+    from ronde.engine.game import Game as EngineGame
+    from ronde.web.games import accounts, service
+    from ronde.web.games.models import Game, GameMaster
+
+    cast = cast or CAST
+    User = get_user_model()
+    gm_users = {}
+    for name in GMS:
+        u = User.objects.filter(username=name).first() or User.objects.create_user(
+            username=name, password="motdepasse-mj"
+        )
+        gm_users[name] = u
+    game = Game.objects.create(
+        slug=slug,
+        name="Partie de test",
+        start=start,
+        created_by=gm_users["Mj"],
+        roster=list(cast),
+        cast=cast,
+        ronde=ronde or RONDE,
+        options=options or {},
+    )
+    for name, u in gm_users.items():
+        GameMaster.objects.create(game=game, user=u, name=name)
+    eng = EngineGame.create(
+        start=start,
+        cast=cast,
+        ronde=ronde or RONDE,
+        catalog=default_catalog(),
+        seed=7,
+        players=list(cast),
+        game_masters=GMS,
+        options=options,
+    )
+    service.start(game, eng, gm_users["Mj"])
+    users = {}
+    for pseudo in cast:
+        m = accounts.add_player(game, pseudo)
+        m.user.set_password("motdepasse-joueur")
+        m.user.save()
+        users[pseudo] = m.user
+    return World(game, gm_users, users)
+
+
+@pytest.fixture
+def world(db: Any, clock: Any) -> World:
+    from ronde.web.games import service
+
+    service.clear_cache()
+    return make_world()
+
+
+def gm_client(client: Any, world: World, name: str = "Mj") -> Any:
+    client.force_login(world.gms[name])
+    return client
