@@ -237,6 +237,11 @@ def emit_opening(
         "trial_opened",
         f"Procès n°{number} ouvert par {who} : {names} accusé d'être {french_name(supposed)}.",
         trial=number,
+        accused=[g.pseudo(s) for s in accused],
+        supposed=supposed,
+        opener=None if anonymous else (CHORUS if opener == CHORUS else g.pseudo(opener)),
+        anonymous=anonymous,
+        arguments=arguments,
     )
     trial = g.trials[number - 1]
     for module in REGISTRY.values():
@@ -491,7 +496,8 @@ def _announce_end(ctx: Context, t: Trial, status: str, unmasked: list[str]) -> N
     anonymous = sum(1 for c in t.complaints if c.anonymous)
     nulls = sum(1 for c in t.complaints if c.null)
     text = f"Procès n°{t.number} : {STATUS_FR.get(status, status)}."
-    if status in ("just", "unjust") and nulls and quorum_count(g, t) >= 4:  # R5.13, A19
+    null_notice = status in ("just", "unjust") and bool(nulls) and quorum_count(g, t) >= 4
+    if null_notice:  # R5.13, A19
         if g.opt("A19") == "count":
             text += f" {nulls} plainte(s) nulle(s)."
         else:
@@ -499,7 +505,15 @@ def _announce_end(ctx: Context, t: Trial, status: str, unmasked: list[str]) -> N
     if anonymous:
         text += f" {anonymous} plainte(s) anonyme(s) publiée(s)."
     ctx.announce(
-        "trial_ended", text, trial=t.number, status=status, anonymous=anonymous, nulls=nulls
+        "trial_ended",
+        text,
+        trial=t.number,
+        status=status,
+        anonymous=anonymous,
+        nulls=nulls if null_notice and g.opt("A19") == "count" else 0,
+        null_notice=null_notice,
+        accused=[g.pseudo(s) for s in t.accused],
+        supposed=t.supposed,
     )
 
 

@@ -74,8 +74,11 @@ def unmask(
         "unmasking",
         f"{p.pseudo} est démasqué : c'était {french_name(character)}. Cause : {why}.",
         player=seat,
+        pseudo=p.pseudo,
         character=character,
         cause=cause,
+        trial=trial.number if trial else None,
+        detail=detail,
     )
     _moot_trials(ctx, seat)
     if g.secretary is None:
