@@ -17,14 +17,15 @@ import yaml
 from .catalog import default_catalog
 from .engine.clock import PARIS, parse_time
 from .engine.commands import Command
-from .engine.errors import RuleViolation
-from .engine.game import Game
-from .engine.names import resolve_character
+from .engine.errors import CODES, RuleViolation
+from .engine.game import Game, all_actions
+from .engine.names import nearest, resolve_character
 from .engine.state import GameState
 from .engine.trials import legal_targets
 from .engine.views import public_identities
 
 STEP_KEYS = {"at", "by", "do", "expect", "expect_error", "expect_answer"}
+ACTIONS = frozenset(all_actions())
 EXPECT_KEYS = {
     "trials",
     "unmasked",
@@ -194,6 +195,12 @@ def load(path: Path) -> Scenario:
             )
         if action is not None and "by" not in raw:
             raise ScenarioError(path, line, f"l'étape {i} n'a pas d'auteur (« by »)")
+        if action is not None and str(action) not in ACTIONS:
+            near = nearest(str(action), sorted(ACTIONS))
+            hint = f" (vouliez-vous dire « {near} » ?)" if near else ""
+            raise ScenarioError(path, line, f"action inconnue : {action}{hint}")
+        if "expect_error" in raw and str(raw["expect_error"]) not in CODES:
+            raise ScenarioError(path, line, f"code de refus inconnu : {raw['expect_error']}")
         answer = raw.get("expect_answer")
         if isinstance(answer, bool):
             answer = "yes" if answer else "no"
