@@ -242,9 +242,22 @@ def build_game(s: Scenario) -> Game:
 
 
 def run(s: Scenario) -> Outcome:
-    """Run a scenario on a fresh game; the first mismatch fails it."""
+    """Run a scenario on a fresh game; the first mismatch fails it. An engine crash is
+    reported as the failure of its step, never raised (the other files still run)."""
+    current: list[int | None] = [None]
+    try:
+        return _run(s, current)
+    except ScenarioError:
+        raise
+    except Exception as exc:  # a bug in the engine: report it
+        problem = f"expected no engine error, got {type(exc).__name__}: {exc}"
+        return Outcome(s.path, False, current[0], problem)
+
+
+def _run(s: Scenario, current: list[int | None]) -> Outcome:
     game = build_game(s)
     for step in s.steps:
+        current[0] = step.index
         game.advance(step.at)
         if step.action is not None:
             problem = _do(game, step)

@@ -19,6 +19,18 @@ TRIAL_WINDOW = timedelta(hours=24)
 _DAY_TIME = re.compile(r"^\s*J\s*(\d{1,2})(?:\s+(\d{1,2})[:hH](\d{2}))?\s*$", re.IGNORECASE)
 
 
+#: W1 and W2 of the "twice in the game" duties: J2–J7 and J8–J13 (R3.8)
+DUTY_WINDOWS: tuple[tuple[int, int], ...] = ((2, 7), (8, 13))
+
+
+def period_index(day: int, periods: tuple[tuple[int, int], ...]) -> int | None:
+    """The index of the period (first, last day, inclusive) that holds ``day``, or ``None``."""
+    for i, (first, last) in enumerate(periods):
+        if first <= day <= last:
+            return i
+    return None
+
+
 def elapsed(t: datetime, delta: timedelta) -> datetime:
     """``t`` plus an elapsed duration (R3.6), correct across daylight-saving changes.
 

@@ -41,7 +41,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..clock import LAST_DAY, cutoff_1313
+from ..clock import DUTY_WINDOWS as W1_W2
+from ..clock import LAST_DAY, cutoff_1313, period_index
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
@@ -49,17 +50,15 @@ from ..events import CharacterFact
 from ..state import GameState, Player
 from .base import ActionHandler, ListedJokers
 
-#: W1 and W2 of the "twice in the game" duties (R3.8)
-DUTY_WINDOWS: dict[int, tuple[int, int]] = {1: (2, 7), 2: (8, 13)}
+#: W1 and W2 (R3.8), numbered 1 and 2
+DUTY_WINDOWS: dict[int, tuple[int, int]] = dict(enumerate(W1_W2, 1))
 FAILED = ("failed", "missing")
 
 
 def duty_window(day: int) -> int | None:
     """1 for W1, 2 for W2, ``None`` outside both."""
-    for w, (first, last) in DUTY_WINDOWS.items():
-        if first <= day <= last:
-            return w
-    return None
+    index = period_index(day, W1_W2)
+    return None if index is None else index + 1
 
 
 class Chucky(ListedJokers):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..clock import period_index
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
@@ -40,10 +41,7 @@ RIGHT = "halus"
 
 def period_of(day: int) -> int | None:
     """Index of the period that contains ``day``, or ``None`` (J1)."""
-    for i, (first, last) in enumerate(PERIODS):
-        if first <= day <= last:
-            return i
-    return None
+    return period_index(day, PERIODS)
 
 
 class Halus(ListedJokers):

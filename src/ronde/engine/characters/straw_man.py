@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ..clock import LAST_DAY
+from ..clock import DUTY_WINDOWS, LAST_DAY
 from ..context import Context
 from ..events import CharacterFact
 from ..names import french_name
@@ -38,7 +38,7 @@ from ..ronde import slot_live
 from ..state import CHORUS, GameState, Player, Trial
 from .base import Character
 
-PERIODS = ((2, 7), (8, 13))
+PERIODS = DUTY_WINDOWS  # W1 and W2 (R3.8)
 QUORUM = 4
 
 
