@@ -1,11 +1,13 @@
 """Property tests over generated games (DESIGN.md: replay, views, refusals).
 
-A game is drawn (a subset of Ronde characters in a random order, 3–4 Extras, a
-few house rules), then a sequence of commands at non-decreasing times over
-J1..J13. Commands are drawn against the current state (actors with quota left,
-supposed characters among the actor's legal targets, trials still open...) most
-of the time, so that most are accepted and trials reach verdicts; the rest are
-random, to exercise refusals.
+A game is drawn (5–9 of the characters below in a random order, 3–4 Extras, a few
+house rules, a J1 with or without a clock change), then a sequence of commands at
+non-decreasing times over J1..J13: trial actions, chorus votes, constraints,
+Jokers, items, Ronde guesses, the powers of the characters drawn and game-master
+actions. Most commands are drawn against the current state (actors with quota
+left, supposed characters among the actor's legal targets, trials still open...)
+so that most are accepted and trials reach verdicts; the rest are random, to
+exercise refusals. ``RONDE_PROPERTY_SCALE=10`` multiplies the examples (bug hunts).
 """
 
 from __future__ import annotations
@@ -698,6 +700,33 @@ def check_no_leaks(g: GameState) -> None:
 @given(st.data())
 def test_views_leak_no_secret(data: st.DataObject) -> None:
     play(data, after_each=lambda game, _cmd, _rv: check_no_leaks(game.state))
+
+
+def check_verdicts_wait_for_announcement(g: GameState) -> None:
+    """Between the conclusion instant and the game masters' announcement (R4.7, R4.8,
+    R4.11), nobody but the game masters knows the outcome."""
+    for t in g.trials:
+        if not (t.concluded and not t.announced):
+            continue
+        verdict_texts = [
+            text
+            for _at, _to, kind, text, data, public in g.messages
+            if public and kind == "trial_ended" and data.get("trial") == t.number
+        ]
+        viewers = [("public", view(g, "public"))]
+        viewers += [(p.pseudo, view(g, p.pseudo)) for p in g.players.values()]
+        for who, v in viewers:
+            shown = v["trials"][t.number - 1]
+            assert shown["status"] not in ("just", "unjust"), (t.number, who, shown["status"])
+            seen = json.dumps(v, ensure_ascii=False)
+            for text in verdict_texts:
+                assert text not in seen, (t.number, who, text)
+
+
+@settings(SETTINGS, max_examples=examples(15))
+@given(st.data())
+def test_verdicts_stay_hidden_until_announced(data: st.DataObject) -> None:
+    play(data, after_each=lambda game, _cmd, _rv: check_verdicts_wait_for_announcement(game.state))
 
 
 def check_anonymity(g: GameState) -> None:

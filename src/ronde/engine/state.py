@@ -164,15 +164,15 @@ class GameState:
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)
-    memo: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    memo_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def memoized(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event (the state only changes by events)."""
-        hit = self.memo.get(key)
+        hit = self.memo_cache.get(key)
         if hit is not None and hit[0] == self.event_count:
             return cast(T, hit[1])
         value = compute()
-        self.memo[key] = (self.event_count, value)
+        self.memo_cache[key] = (self.event_count, value)
         return value
 
     # -- time ---------------------------------------------------------------

@@ -15,7 +15,8 @@ from .events import ComplaintFiled, TrialAnnounced, TrialEnded, TrialOpened
 from .names import french_name, nearest, resolve_character
 from .ronde import revived
 from .state import CHORUS, Complaint, GameState, Player, Trial
-from .unmasking import settle_unofficial, unmask
+from .unmasking import announce_unmasking, hidden_unmaskings, settle_unofficial, unmask
+from .visibility import notify_new_targets
 
 STATUS_FR = {
     "just": "JUSTE",
@@ -480,7 +481,8 @@ def end_trial(
             status == "cancelled" and g.opt("A38") == "correctness_only"
         )
         score_trial(ctx, t, bool(truth), did_not_conclude=with_penalty, unmasked=bool(unmasked))
-    _announce_end(ctx, t, status, unmasked)
+    if not concluded:  # a verdict is announced by the game masters (R4.8, ``announce``)
+        _announce_end(ctx, t, status)
     settle_unofficial(ctx, t)
     for module in REGISTRY.values():
         module.after_trial_ended(ctx, t)
@@ -491,7 +493,7 @@ def unmask_by_trial(ctx: Context, seat: str, t: Trial) -> bool:
     return unmask(ctx, seat, "trial", "R4.10", t)
 
 
-def _announce_end(ctx: Context, t: Trial, status: str, unmasked: list[str]) -> None:
+def _announce_end(ctx: Context, t: Trial, status: str) -> None:
     g = ctx.g
     anonymous = sum(1 for c in t.complaints if c.anonymous)
     nulls = sum(1 for c in t.complaints if c.null)
@@ -592,13 +594,21 @@ def _score_late(ctx: Context, t: Trial, c: Complaint) -> None:
 
 # -- announcement and expiry ------------------------------------------------------------
 def announce(ctx: Context, cmd: Command, actor: str) -> None:
-    """``announce`` (game master): the outcome of a concluded trial is published (R4.8)."""
+    """``announce`` (game master): the verdict of a concluded trial is published (R4.8,
+    R4.11): its outcome, the unmasking it caused, its anonymous complaints and the
+    null notice; players then learn their new targets (R2.9). Late complaints stop."""
     t = trial_of(ctx.g, cmd)
     if not t.concluded:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} n'a pas de verdict à annoncer.")
     if t.announced:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} est déjà annoncé.")
+    hidden = hidden_unmaskings(ctx.g)
     ctx.emit(TrialAnnounced(at=ctx.now, trial=t.number, by=cmd.by))
+    _announce_end(ctx, t, t.status)
+    for seat in t.accused:
+        if seat in hidden:
+            announce_unmasking(ctx, seat, hidden[seat], "trial", t)
+    notify_new_targets(ctx)
 
 
 def expire(ctx: Context, t: Trial) -> None:

@@ -6,7 +6,7 @@ from .characters import REGISTRY, character_of
 from .context import Context
 from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
 from .names import french_name
-from .state import Trial
+from .state import GameState, Trial
 
 #: Causes that wait for the end of an open trial against the player (R4.15, R6.4).
 DEFERRED_CAUSES = frozenset({"constraint", "duty"})
@@ -67,6 +67,28 @@ def unmask(
     ctx.award(
         seat, -300, f"Démasqué ({french_name(character)})", "R9.15", trial.number if trial else None
     )
+    # a verdict's unmasking becomes public with the verdict's announcement (R4.8, R4.11)
+    held = trial is not None and trial.concluded and not trial.announced
+    if not held:
+        announce_unmasking(ctx, seat, character, cause, trial, detail)
+    _moot_trials(ctx, seat)
+    if g.secretary is None:
+        ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
+    module.on_unmasked(ctx, p)
+    for other in REGISTRY.values():
+        other.after_unmasking(ctx, seat, character, cause)
+    from .visibility import notify_new_targets
+
+    notify_new_targets(ctx)
+    return True
+
+
+def announce_unmasking(
+    ctx: Context, seat: str, character: str, cause: str, trial: Trial | None, detail: str = ""
+) -> None:
+    """The public announcement of an unmasking: the player and the Character, the cause,
+    never the author of a power (R8.1)."""
+    p = ctx.g.players[seat]
     why = CAUSES_FR.get(cause, cause)
     if detail:
         why = f"{why} ({detail})"
@@ -80,16 +102,24 @@ def unmask(
         trial=trial.number if trial else None,
         detail=detail,
     )
-    _moot_trials(ctx, seat)
-    if g.secretary is None:
-        ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
-    module.on_unmasked(ctx, p)
-    for other in REGISTRY.values():
-        other.after_unmasking(ctx, seat, character, cause)
-    from .visibility import notify_new_targets
 
-    notify_new_targets(ctx)
-    return True
+
+def hidden_unmaskings(g: GameState) -> dict[str, str]:
+    """Seat -> character of the players unmasked by a verdict not yet announced: the
+    game is past it, the public is not (R4.8). Views and notices keep them masked."""
+
+    def compute() -> dict[str, str]:
+        out: dict[str, str] = {}
+        for t in g.trials:
+            if not t.concluded or t.announced:
+                continue
+            for s in t.accused:
+                p = g.players[s]
+                if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
+                    out[s] = g.revealed[s]
+        return out
+
+    return g.memoized("hidden_unmaskings", compute)
 
 
 def _moot_trials(ctx: Context, seat: str) -> None:

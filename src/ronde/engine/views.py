@@ -14,9 +14,10 @@ from .characters import character_of
 from .clock import format_time
 from .constraints import constraint_range, covered
 from .names import french_name
-from .ronde import boost_on, window
+from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
-from .trials import legal_targets, quota_refusal
+from .trials import legal_targets, quorum_count, quota_refusal
+from .unmasking import hidden_unmaskings
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -27,7 +28,9 @@ View = dict[str, Any]
 def public_identities(g: GameState) -> dict[str, str]:
     """Seat -> character known to every participant: the unmasked (with the character
     they had) and identities made public by a rule (e.g. the Diva, R7.14.1)."""
-    out = dict(g.revealed)  # a transfigured player's new mask is secret again
+    hidden = hidden_unmaskings(g)  # verdicts not yet announced (R4.8)
+    out = {s: c for s, c in g.revealed.items() if s not in hidden}
+    # (a transfigured player's new mask is secret again: he left g.revealed)
     for seat, character in g.flags.get("public_identities", {}).items():
         if g.players[seat].masked and g.players[seat].character == character:
             out[seat] = character
@@ -36,6 +39,7 @@ def public_identities(g: GameState) -> dict[str, str]:
 
 def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
     ended = t.status != "open"
+    pending = t.concluded and not t.announced
     complaints = []
     for c in t.complaints:
         if c.anonymous and c.author != viewer:
@@ -60,15 +64,17 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
         "anonymous": t.anonymous,
         "opened": format_time(g.start, t.opened_at),
         "deadline": format_time(g.start, t.deadline),
-        "status": t.status if ended and (t.concluded or t.status != "open") else "open",
+        # a verdict is public once the game masters announce it (R4.8): until then the
+        # trial shows as concluded, outcome pending
+        "status": "concluded" if pending else t.status,
         "complaints": complaints,
         "arguments": t.arguments,
     }
-    if ended:
+    if ended and not pending:
         out["anonymous_published"] = sum(1 for c in t.complaints if c.anonymous)
-        if t.concluded:
-            nulls = sum(1 for c in t.complaints if c.null)
-            out["null_notice"] = nulls if g.opt("A19") == "count" else bool(nulls)
+        nulls = sum(1 for c in t.complaints if c.null)
+        if t.concluded and nulls and quorum_count(g, t) >= 4:  # R5.13, A19
+            out["null_notice"] = nulls if g.opt("A19") == "count" else True
     return out
 
 
@@ -113,7 +119,8 @@ def player_view(g: GameState, seat: str) -> View:
             }
         )
         me.update(module.private_view(g, p))
-    targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
+    with revived(g, hidden_unmaskings(g).values()):  # no verdict news before it is public
+        targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
     day = g.day()
     used = len(p.actions.get(day, []))
     can_act = (
@@ -136,9 +143,11 @@ def player_view(g: GameState, seat: str) -> View:
         "guess_made": p.guess is not None,
     }
     if g.opt("A70") in ("own_score", "public") or g.game_ended:
-        out["points"] = p.points
+        pending = {t.number for t in g.trials if t.concluded and not t.announced}
+        shown = [line for line in p.lines if line.trial not in pending]
+        out["points"] = sum(line.points for line in shown)
         out["lines"] = [
-            {"points": line.points, "reason": line.reason, "rule": line.rule} for line in p.lines
+            {"points": line.points, "reason": line.reason, "rule": line.rule} for line in shown
         ]
     if not p.masked and p.alive:
         out["chorus"] = chorus_view(g, seat)
@@ -153,9 +162,10 @@ def chorus_view(g: GameState, seat: str) -> View:
 
     day = g.day()
     votes = g.chorus_votes.get(day, {})
+    hidden = set(hidden_unmaskings(g)) - {seat}  # not yet publicly unmasked (R4.8)
     return {
-        "members": sorted(g.pseudo(s) for s in g.chorus()),
-        "secretary": g.pseudo(g.secretary) if g.secretary else None,
+        "members": sorted(g.pseudo(s) for s in g.chorus() if s not in hidden),
+        "secretary": g.pseudo(g.secretary) if g.secretary and g.secretary not in hidden else None,
         "available": sorted(available(g)),
         "votes_today": {
             g.pseudo(s): {

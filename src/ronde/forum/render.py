@@ -230,12 +230,14 @@ def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[st
         if isinstance(number, int) and number in ctx.trials:
             trial = ctx.trials[number]
         if kind == "unmasking":
+            # the engine's data names the trial; older logs: find it by the event
             key = (str(at), str(data.get("player")))
-            extra = ctx.unmaskings.get(key, {})
+            extra = {"trial": data.get("trial"), "rule": "", **ctx.unmaskings.get(key, {})}
         if kind == "trial_ended":
             # the null notice only when the engine published one (R5.13, A19)
+            notice = data.get("null_notice")
             text = str(msg.get("text", ""))
-            extra["null_notice"] = "nulle" in text
+            extra["null_notice"] = bool(notice) if notice is not None else "nulle" in text
     roles = templates.roles
 
     def role(character: object) -> Mapping[str, str]:
