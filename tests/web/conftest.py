@@ -14,6 +14,8 @@ import pytest
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
 # Playwright's sync API keeps an event loop running in the test thread
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# no persistent connections in tests: threads' connections close with their requests
+os.environ.setdefault("RONDE_CONN_MAX_AGE", "0")
 django.setup()
 
 START = date(2026, 12, 1)

@@ -73,14 +73,20 @@ def login(page: Any, base: str, username: str, password: str) -> None:
     page.click("main button[type=submit]")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_game_master_sets_up_and_a_trial_reaches_its_verdict(
-    live_server: Any, browser: Any, clock: Any
-) -> None:
+@pytest.fixture
+def gm_account(transactional_db: Any) -> None:
+    """The game master's account, made before Playwright starts (its event loop would
+    give the test body a database connection of its own, never closed)."""
     from django.contrib.auth import get_user_model
 
     service.clear_cache()
     get_user_model().objects.create_user("Mj", password="motdepasse-mj-42")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_game_master_sets_up_and_a_trial_reaches_its_verdict(
+    gm_account: None, live_server: Any, browser: Any, clock: Any
+) -> None:
     base = live_server.url
     clock("J1 09:00")
 

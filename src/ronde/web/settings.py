@@ -8,6 +8,7 @@ Environment:
     RONDE_SECRET_KEY: the secret key (default: a key stored beside the SQLite file).
     RONDE_DEBUG: ``1`` for Django's debug pages.
     RONDE_ALLOWED_HOSTS: comma-separated extra host names.
+    RONDE_CONN_MAX_AGE: seconds a PostgreSQL connection is kept (default 60; tests: 0).
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ MIDDLEWARE = [
     "ronde.web.games.middleware.FrenchFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "ronde.web.games.middleware.CsrfSlotMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -105,7 +107,7 @@ def database_from_url(url: str) -> dict[str, Any]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
-        "CONN_MAX_AGE": 60,
+        "CONN_MAX_AGE": int(os.environ.get("RONDE_CONN_MAX_AGE", "60")),
         "CONN_HEALTH_CHECKS": True,
     }
 

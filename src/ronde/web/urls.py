@@ -9,6 +9,7 @@ from .games import views_gm, views_player, views_public, views_setup
 
 urlpatterns = [
     path("", views_public.home, name="home"),
+    path("sante/", views_public.health, name="health"),
     path(
         "connexion/",
         auth_views.LoginView.as_view(template_name="games/login.html"),

@@ -9,6 +9,7 @@ recorded by one of the game masters, and every event is stored with its action
 from __future__ import annotations
 
 import random
+import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -174,7 +175,7 @@ def store(
         )
     Event.objects.bulk_create(rows, batch_size=500)
     game.last_seq = len(rows)
-    game.version = "demo-" + slug
+    game.version = uuid.uuid4().hex
     game.save(update_fields=["last_seq", "version"])
     hashed = make_password(player_password) if player_password is not None else None
     for pseudo in [p.pseudo for p in g.players.values()]:

@@ -7,8 +7,11 @@ form at the bottom of every page) switches to English.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
@@ -20,3 +23,24 @@ class FrenchFirstLocaleMiddleware(LocaleMiddleware):
             language = settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class CsrfSlotMiddleware:
+    """Fills the CSRF slots of cached fragments (``{% csrf_slot %}``) with this request's
+    token, so forms may live in fragments cached across requests and sessions."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from .templatetags.ronde import CSRF_SLOT
+
+        response = self.get_response(request)
+        slot = CSRF_SLOT.encode()
+        if (
+            not getattr(response, "streaming", False)
+            and response.get("Content-Type", "").startswith("text/html")
+            and slot in response.content
+        ):
+            response.content = response.content.replace(slot, get_token(request).encode())
+        return response

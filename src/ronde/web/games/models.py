@@ -205,3 +205,18 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_game_seq"),
         )
         indexes = (models.Index(fields=["game", "generation", "seq"]),)
+
+
+class Generation(models.Model):
+    """A rebuilt log: its first ``shared`` events are those of the previous generation,
+    the rest are its own ``Event`` rows (so a correction near the end writes little)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="generations")
+    number = models.PositiveIntegerField()
+    shared = models.PositiveIntegerField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["game", "number"], name="one_generation_number"),
+        )

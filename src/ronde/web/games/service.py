@@ -1,6 +1,6 @@
 """The only code that reads and writes a game's log: replay, record, correct.
 
-Reading: the game's current-generation events are replayed (or taken from an
+Reading: the game's current-generation log is replayed (or taken from an
 in-process cache keyed by the game's ``version``, which changes on every write)
 and, if an engine timer is due (a trial's deadline, the end of a day ...),
 those timers are applied and stored first, so nothing depends on a scheduler.
@@ -14,7 +14,9 @@ writer that did not see the last event cannot append: it gets :class:`Conflict`.
 Correcting: striking a recorded action, or recording one before the last event,
 rebuilds the game from ``GameCreated`` and the recorded actions in time order
 (timers fire again in between) and shows the difference with the current log;
-confirmed, the rebuilt log is appended as a new generation. Nothing is deleted.
+confirmed, the rebuilt log becomes a new generation (sharing its unchanged
+beginning with the previous one, so only what changed is appended). Nothing is
+deleted.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from ronde.engine.events import from_json, to_json
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
 
-from .models import Action, Event, Game, Request, Strike
+from .models import Action, Event, Game, Generation, Request, Strike
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -112,10 +114,28 @@ def _canonical(e: EngineEvent) -> bytes:
     return orjson.dumps(to_json(e), option=orjson.OPT_SORT_KEYS)
 
 
-def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent]:
+def log_rows(game: Game, generation: int | None = None) -> list[Event]:
+    """The stored rows of a generation's log, in order: the events it shares with the
+    previous generation (:class:`Generation`), then its own."""
     gen = game.generation if generation is None else generation
-    rows = Event.objects.filter(game=game, generation=gen).order_by("seq")
-    return [from_json(d) for d in rows.values_list("data", flat=True)]
+    chain: list[tuple[int, int]] = []  # (generation, events shared with the one before)
+    forks = dict(Generation.objects.filter(game=game).values_list("number", "shared"))
+    g = gen
+    while g >= 1:
+        shared = forks.get(g, 0)
+        chain.append((g, shared))
+        if shared == 0:
+            break
+        g -= 1
+    rows: list[Event] = []
+    for g, shared in reversed(chain):
+        own = list(Event.objects.filter(game=game, generation=g).order_by("seq"))
+        rows = rows[:shared] + own
+    return rows
+
+
+def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent]:
+    return [from_json(r.data) for r in log_rows(game, generation)]
 
 
 def _replay(events: Sequence[EngineEvent]) -> EngineGame:
@@ -455,11 +475,24 @@ def _diff(game: Game, old: EngineGame, new: _Rebuilt, planned: list[_Planned]) -
 
 
 def _write_generation(
-    row: Game, rebuilt: _Rebuilt, planned: list[_Planned], user: User | None, t: datetime
+    row: Game,
+    base: EngineGame,
+    rebuilt: _Rebuilt,
+    planned: list[_Planned],
+    user: User | None,
+    t: datetime,
 ) -> None:
+    """Store the rebuilt log as the next generation: only what follows the longest
+    prefix it shares with the current log is written."""
+    shared = 0
+    for old, (new, _p) in zip(base.log, rebuilt.events, strict=False):
+        if _canonical(old) != _canonical(new):
+            break
+        shared += 1
     row.generation += 1
+    Generation.objects.create(game=row, number=row.generation, shared=shared, created_at=t)
     items = []
-    for e, p in rebuilt.events:
+    for e, p in rebuilt.events[shared:]:
         a = p.stored if p is not None else None
         items.append((e, a, a.recorded_by if a is not None else None))
     _append_many(row, items, at=t)
@@ -498,7 +531,7 @@ def _insert_past(
             raise Conflict()
         return Outcome(False, preview=diff, token=row.version, moved=moved)
     _save_action(row, planned, user, note, request, t)
-    _write_generation(row, rebuilt, everything, user, t)
+    _write_generation(row, base, rebuilt, everything, user, t)
     own = [e for e, p in rebuilt.events if p is planned]
     return Outcome(True, events=own, action=planned.stored, moved=moved, preview=diff)
 
@@ -536,7 +569,7 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
             diff = _diff(row, base, rebuilt, planned)
             target.struck = True
             target.save(update_fields=["struck"])
-            _write_generation(row, rebuilt, planned, user, t)
+            _write_generation(row, base, rebuilt, planned, user, t)
             Strike.objects.create(
                 game=row,
                 action=target,

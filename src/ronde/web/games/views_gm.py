@@ -24,7 +24,7 @@ from ronde.engine.views import View, view
 from . import accounts, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Event, Game, GameMaster, Invitation, Request
+from .models import Action, Game, GameMaster, Invitation, Request
 from .views_player import field_choices
 
 _ANNOUNCE = re.compile(r"^Annoncer le verdict du Procès n°(\d+)")
@@ -245,8 +245,8 @@ def _after_write(
         messages.info(
             request,
             _(
-                "Un autre MJ a enregistré %(n)d événement(s) entre-temps : votre action a été "
-                "appliquée sur l'état à jour."
+                "%(n)d événement(s) enregistré(s) entre-temps (un autre MJ, une échéance) : "
+                "votre action a été appliquée sur l'état à jour."
             )
             % {"n": out.moved},
         )
@@ -289,11 +289,10 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     service.current(game, request.user)
     game.refresh_from_db()
     day = _int(request.GET.get("jour"))
-    rows = (
-        Event.objects.filter(game=game, generation=game.generation)
-        .select_related("action", "recorded_by", "action__recorded_by", "action__request")
-        .order_by("seq")
-    )
+    rows = service.log_rows(game)
+    actions = {
+        a.pk: a for a in Action.objects.filter(game=game).select_related("recorded_by", "request")
+    }
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     out = []
     for row in rows:
@@ -301,7 +300,7 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         when = format_time(game.start, e.at)
         if day is not None and not when.startswith(f"J{day} "):
             continue
-        a = row.action
+        a = actions.get(row.action_id or 0)
         if a is None:
             who = _("horloge") if row.type != "game_created" else _("création")
         else:

@@ -36,10 +36,8 @@ def power_forms(game: Game, v: View, *, chorus: bool) -> list[dict[str, Any]]:
     me = v["me"]
     character = me.get("character") if me.get("masked") else None
     specs = vocabulary.player_powers(character, chorus=chorus)
-    pseudos = sorted(
-        {m.pseudo for m in game.memberships.filter(revoked_at__isnull=True)} - {v["viewer"]},
-        key=str.casefold,
-    )
+    active = game.memberships.filter(revoked_at__isnull=True).values_list("pseudo", flat=True)
+    pseudos = sorted(set(active) - {v["viewer"]}, key=str.casefold)
     trials = [
         (t["number"], f"n°{t['number']} — {', '.join(t['accused'])}")
         for t in v["trials"]

@@ -15,6 +15,11 @@ from . import service
 from .models import Game, GameMaster, Invitation, Membership
 
 
+def health(request: HttpRequest) -> HttpResponse:
+    """A bare view (no database): for monitoring, and the benchmark's baseline."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """The list of games: public boards, and the user's own games."""
     games = Game.objects.all()

@@ -1,7 +1,7 @@
 """Fills ``en/LC_MESSAGES/django.po`` from the table below (run after makemessages).
 
-    cd src/ronde/web && python -m ronde.web makemessages -l en --no-location --no-obsolete
-    python locale/translate_en.py && python -m ronde.web compilemessages -l en
+cd src/ronde/web && python -m ronde.web makemessages -l en --no-location --no-obsolete
+python locale/translate_en.py && python -m ronde.web compilemessages -l en
 """
 
 from __future__ import annotations
@@ -255,10 +255,10 @@ EN: dict[str, str | tuple[str, str]] = {
     "Respectée": "Met",
     "Non respectée": "Not met",
     "Action antérieure au dernier événement": "Action earlier than the last event",
-    "Un autre MJ a enregistré %(n)d événement(s) entre-temps : votre action a été appliquée "
-    "sur l'état à jour.": (
-        "Another game master recorded %(n)d event(s) meanwhile: your action was applied to "
-        "the updated state."
+    "%(n)d événement(s) enregistré(s) entre-temps (un autre MJ, une échéance) : votre action "
+    "a été appliquée sur l'état à jour.": (
+        "%(n)d event(s) recorded meanwhile (another game master, a deadline): your action was "
+        "applied to the updated state."
     ),
     "Enregistré : %(action)s (%(n)d événement(s)).": "Recorded: %(action)s (%(n)d event(s)).",
     "Annonce : %(text)s": "Announcement: %(text)s",
@@ -279,9 +279,7 @@ EN: dict[str, str | tuple[str, str]] = {
     ),
     "Refusée par les règles : %(m)s": "Refused by the rules: %(m)s",
     "Ce compte ne joue plus dans cette partie.": "This account no longer plays in this game.",
-    "Seuls les Démasqués vivants forment le chœur.": (
-        "Only the living Unmasked form the chorus."
-    ),
+    "Seuls les Démasqués vivants forment le chœur.": ("Only the living Unmasked form the chorus."),
     "Cette action n'est pas à votre portée.": "This action is not yours to take.",
     "Demande envoyée aux MJ.": "Request sent to the game masters.",
     "Demande retirée.": "Request withdrawn.",

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 
 from ronde.engine.names import BY_ID
@@ -71,3 +74,66 @@ def is_list(value: Any) -> bool:
 @register.filter
 def is_dict(value: Any) -> bool:
     return isinstance(value, dict)
+
+
+def _options(choices: list[tuple[Any, Any]], selected: Any, empty: str) -> str:
+    chosen = "" if selected is None else str(selected)
+    parts = [f'<option value="">{escape(empty)}</option>']
+    for value, label in choices:
+        mark = " selected" if str(value) == chosen else ""
+        parts.append(f'<option value="{escape(value)}"{mark}>{escape(label)}</option>')
+    return "".join(parts)
+
+
+@register.simple_tag
+def arg_field(f: dict[str, Any], prefix: str, values: Any) -> SafeString:
+    """One argument of an action form (see ``vocabulary.Arg``): a checkbox, one or two
+    ``<select>``, a text area or a text input, with its label."""
+    a = f["arg"]
+    ident = f"{prefix}-{a.name}"
+    value = values.get(a.name) if hasattr(values, "get") else None
+    required = " required" if a.required else ""
+    label = format_html('<label for="{}">{}</label>', ident, a.label)
+    choices = f.get("choices")
+    if a.kind == "bool":
+        checked = " checked" if value else ""
+        return format_html(
+            '<label class="check"><input type="checkbox" name="{}" id="{}"{}> {}</label><br>',
+            a.name,
+            ident,
+            mark_safe(checked),
+            a.label,
+        )
+    if a.kind == "accused":
+        second = gettext_now("Second accusé (Décorateurs)")
+        return mark_safe(
+            f'{label}<select name="{escape(a.name)}" id="{escape(ident)}"{required}>'
+            f"{_options(choices or [], value, '—')}</select> "
+            f'<select name="{escape(a.name)}2" aria-label="{escape(second)}">'
+            f"{_options(choices or [], None, gettext_now('(second accusé)'))}</select>"
+        )
+    if choices is not None:
+        return mark_safe(
+            f'{label}<select name="{escape(a.name)}" id="{escape(ident)}"{required}>'
+            f"{_options(choices, value, '—')}</select>"
+        )
+    if a.kind in ("textarea", "characters"):
+        return mark_safe(
+            f'{label}<textarea name="{escape(a.name)}" id="{escape(ident)}"{required}>'
+            f"{escape(value or '')}</textarea>"
+        )
+    kind = "number" if a.kind == "int" else "text"
+    return mark_safe(
+        f'{label}<input type="{kind}" name="{escape(a.name)}" id="{escape(ident)}" '
+        f'value="{escape(value or "")}"{required}>'
+    )
+
+
+#: stands for the CSRF token in cached fragments; :class:`CsrfSlotMiddleware` fills it in
+CSRF_SLOT = "__RONDE_CSRF_SLOT__"
+
+
+@register.simple_tag
+def csrf_slot() -> SafeString:
+    """A CSRF hidden input that may sit in a cached fragment (filled in per response)."""
+    return mark_safe(f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT}">')
