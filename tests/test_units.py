@@ -243,3 +243,30 @@ def test_character_modules_do_not_import_each_other() -> None:
 def test_source_tree_exists() -> None:
     assert (ROOT / "src" / "ronde" / "engine" / "characters" / "base.py").is_file()
     assert Path(__file__).is_file()
+
+
+def test_a_duty_unmasking_publishes_no_secret_detail() -> None:
+    """Destiny falls for a missed day: the forum learns the cause, not her schedule (R7.16.1,
+    R8.1); the game masters get the detail."""
+    ronde = ["alice", "woody", "pierrot", "halus", "destiny", "seer", "knight", "mime"]
+    cast = {
+        "Ana": "alice",
+        "Bob": "woody",
+        "Cid": "pierrot",
+        "Dan": "halus",
+        "Des": "destiny",
+        "Sue": "seer",
+        "Kit": "knight",
+        "Mim": "mime",
+        "Ida": "extra",
+    }
+    game = small_game(cast=cast, ronde=ronde)
+    schedule = ["halus"] * 12
+    game.act("declare_destiny", "Des", at("J2 08:00"), list=schedule)
+    game.advance(at("J3 00:00"))
+    g = game.state
+    assert not g.players["Des"].masked
+    public = [text for _at, _to, kind, text, _d, pub in g.messages if pub and kind == "unmasking"]
+    assert public and all("Halus" not in text for text in public)
+    notes = [text for _at, to, kind, text, _d, pub in g.messages if kind == "unmasking_detail"]
+    assert notes and not any(pub for *_r, pub in g.messages if "unmasking_detail" in _r)

@@ -8,6 +8,9 @@ from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, Unofficially
 from .names import french_name
 from .state import GameState, Trial
 
+#: Causes whose detail (e.g. the day of a failed constraint) may be published (R8.1).
+PUBLIC_DETAIL = frozenset({"constraint", "trial"})
+
 #: Causes that wait for the end of an open trial against the player (R4.15, R6.4).
 DEFERRED_CAUSES = frozenset({"constraint", "duty"})
 
@@ -90,8 +93,12 @@ def announce_unmasking(
     never the author of a power (R8.1)."""
     p = ctx.g.players[seat]
     why = CAUSES_FR.get(cause, cause)
-    if detail:
+    if detail and cause in PUBLIC_DETAIL:
         why = f"{why} ({detail})"
+    elif detail:
+        # the detail of a duty may hold a secret (Destiny's schedule, the monster ...):
+        # the game masters get it, the forum does not (R1.12, R8.1)
+        ctx.tell([], "unmasking_detail", f"{p.pseudo} démasqué : {why} ({detail}).", player=seat)
     ctx.announce(
         "unmasking",
         f"{p.pseudo} est démasqué : c'était {french_name(character)}. Cause : {why}.",
@@ -100,7 +107,7 @@ def announce_unmasking(
         character=character,
         cause=cause,
         trial=trial.number if trial else None,
-        detail=detail,
+        detail=detail if cause in PUBLIC_DETAIL else "",
     )
 
 

@@ -56,7 +56,10 @@ def _todo(v: View) -> list[dict[str, Any]]:
 def _trial_rows(v: View) -> list[dict[str, Any]]:
     rows = []
     for t in v["trials"]:
-        if t["status"] != "open" and t.get("announced", True):
+        # open trials, and concluded verdicts the game masters have not announced yet
+        if t["status"] != "open" and (
+            t.get("announced", True) or t["status"] not in ("just", "unjust")
+        ):
             continue
         complaints = t["complaints"]
         rows.append(

@@ -242,6 +242,7 @@ EN: dict[str, str | tuple[str, str]] = {
     "tableau public": "public board",
     "Partie terminée.": "Game over.",
     "Démasqués": "Unmasked",
+    "Démasqués et identités publiques": "Unmasked and public identities",
     "Personne.": "Nobody.",
     "Annonces": "Announcements",
     "Aucune annonce.": "No announcement.",
