@@ -323,25 +323,43 @@ def view(g: GameState, viewer: str) -> View:
     return player_view(g, seat)
 
 
+def _brief_trials(
+    g: GameState,
+) -> list[tuple[int, list[str], str, frozenset[str], int, bool]]:
+    """The open (or unannounced) trials as bots need them, shared by every viewer;
+    ``involved`` (opener and complainants) only answers "is it mine?" for the viewer."""
+    out = []
+    for t in g.trials:
+        if t.status != "open" and not (t.concluded and not t.announced):
+            continue
+        involved = frozenset({t.opener, *(c.author for c in t.complaints)})
+        public_complaints = sum(1 for c in t.complaints if not c.anonymous)
+        accused = [g.pseudo(s) for s in t.accused]
+        out.append((t.number, accused, t.supposed, involved, public_complaints, t.status == "open"))
+    return out
+
+
 def player_brief(g: GameState, seat: str) -> View:
     """A compact player view for bots (a subset of :func:`player_view`): his targets,
     whether he can act, the open trials as the public sees them, and known identities."""
     p = g.players[seat]
     day = g.day()
-    open_trials = []
-    for t in g.trials:
-        if t.status != "open" and not (t.concluded and not t.announced):
-            continue
-        open_trials.append(
-            {
-                "number": t.number,
-                "accused": [g.pseudo(s) for s in t.accused],
-                "supposed": t.supposed,
-                "mine": t.opener == seat or t.complained(seat),
-                "public_complaints": sum(1 for c in t.complaints if not c.anonymous),
-                "open": t.status == "open",
-            }
+    open_trials = [
+        {
+            "number": number,
+            "accused": accused,
+            "supposed": supposed,
+            "mine": seat in involved,
+            "public_complaints": public_complaints,
+            "open": is_open,
+        }
+        for number, accused, supposed, involved, public_complaints, is_open in g.memoized(
+            "brief_trials", lambda: _brief_trials(g)
         )
+    ]
+    known = g.memoized(
+        "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
+    )
     return {
         "pseudo": p.pseudo,
         "masked": p.masked,
@@ -355,8 +373,7 @@ def player_brief(g: GameState, seat: str) -> View:
         and seat not in g.asleep.get(day, set())
         and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None,
         "open_trials": open_trials,
-        "known": {g.pseudo(s): c for s, c in public_identities(g).items()}
-        | {g.pseudo(o): c for o, c in p.learned.items()},
+        "known": known | {g.pseudo(o): c for o, c in p.learned.items()},
         "masked_players": g.memoized(
             "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
         ),
