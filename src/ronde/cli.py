@@ -85,8 +85,13 @@ def new(
         opts = _yaml_file(options)
     if cast is not None:
         data = _yaml_file(cast)
-        given_cast = {str(k): str(v) for k, v in (data.get("cast") or {}).items()}
-        ronde = [str(c) for c in data.get("ronde") or []]
+        raw_cast, raw_ronde = data.get("cast") or {}, data.get("ronde") or []
+        if not isinstance(raw_cast, dict) or not isinstance(raw_ronde, list):
+            raise _fail(
+                f"{cast}: « cast » est un dictionnaire pseudo: personnage, « ronde » une liste"
+            )
+        given_cast = {str(k): str(v) for k, v in raw_cast.items()}
+        ronde = [str(c) for c in raw_ronde]
         opts = {**(data.get("options") or {}), **opts}
     else:
         try:
@@ -106,7 +111,10 @@ def new(
         )
     except RuleViolation as rv:
         raise _fail(f"{rv.code} : {rv.message}") from None
-    store.write_events(game_file, game.log)
+    try:
+        store.write_events(game_file, game.log)
+    except OSError as exc:
+        raise _fail(f"{game_file}: écriture impossible : {exc}") from None
     console.print(
         f"Partie créée : {game_file} — {len(players)} joueurs, "
         f"Ronde de {len(game.state.ronde)} cases, "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +108,8 @@ def _step_lines(text: str) -> list[int | None]:
 
 def _time(value: object, start: date, path: Path, line: int | None) -> datetime:
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=PARIS)
+        aware = value if value.tzinfo else value.replace(tzinfo=PARIS)
+        return aware.astimezone(UTC)
     try:
         return parse_time(str(value), start)
     except ValueError as exc:

@@ -11,8 +11,11 @@ from pathlib import Path
 import orjson
 
 from .catalog import default_catalog
-from .engine.events import Event, EventFormatError, from_json, to_json
-from .engine.game import Game
+from .engine.errors import RuleViolation
+from .engine.events import Event, EventFormatError, GameCreated, TrialOpened, from_json, to_json
+from .engine.evolve import evolve
+from .engine.game import Game, validate_setup
+from .engine.state import CHORUS, GameState
 
 
 class LogError(Exception):
@@ -30,11 +33,15 @@ def read_events(path: Path) -> list[Event]:
     Raises:
         LogError: missing file, invalid JSON, unknown or malformed event.
     """
+    return [e for _line, e in _read(path)]
+
+
+def _read(path: Path) -> list[tuple[int, Event]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(path, None, f"fichier illisible : {exc}") from None
-    events: list[Event] = []
+    events: list[tuple[int, Event]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -45,7 +52,7 @@ def read_events(path: Path) -> list[Event]:
         if not isinstance(data, dict):
             raise LogError(path, n, "chaque ligne est un objet JSON")
         try:
-            events.append(from_json(data))
+            events.append((n, from_json(data)))
         except EventFormatError as exc:
             raise LogError(path, n, str(exc)) from None
     if not events:
@@ -53,17 +60,56 @@ def read_events(path: Path) -> list[Event]:
     return events
 
 
+_SEAT_FIELDS = ("player", "opener", "author", "other")
+_SEAT_LISTS = ("accused", "to", "members")
+
+
+def _check_references(g: GameState, e: Event) -> None:
+    """An event of a hand-edited log must name seats and trials that exist."""
+    for name in _SEAT_FIELDS:
+        value = getattr(e, name, None)
+        if isinstance(value, str) and value not in g.players and value != CHORUS:
+            raise ValueError(f"joueur inconnu : {value}")
+    for name in _SEAT_LISTS:
+        for value in getattr(e, name, ()) or ():
+            if value not in g.players:
+                raise ValueError(f"joueur inconnu : {value}")
+    trial = getattr(e, "trial", None)
+    if isinstance(e, TrialOpened):
+        if trial != len(g.trials) + 1:
+            raise ValueError(f"numéro de Procès inattendu : {trial!r}")
+    elif trial is not None and not (isinstance(trial, int) and 1 <= trial <= len(g.trials)):
+        raise ValueError(f"Procès inconnu : {trial!r}")
+    data = getattr(e, "data", None)
+    if data is not None and not isinstance(data, dict):
+        raise ValueError("« data » doit être un objet")
+
+
 def load_game(path: Path) -> Game:
     """Replay the game stored at ``path``.
 
     Raises:
-        LogError: as :func:`read_events`, or a log that does not start with a new game.
+        LogError: as :func:`read_events`, or an event that does not fit the game
+            so far (a hand-edited log), named by its line.
     """
-    events = read_events(path)
+    events = _read(path)
+    first_line, first = events[0]
+    if not isinstance(first, GameCreated):
+        raise LogError(path, first_line, "un journal de partie commence par game_created")
     try:
-        return Game.replay(events, default_catalog())
-    except (ValueError, KeyError, IndexError) as exc:
-        raise LogError(path, None, f"journal incohérent : {exc}") from None
+        validate_setup(list(first.players), first.cast, list(first.ronde), list(first.game_masters))
+        game = Game(first, default_catalog())
+    except Exception as exc:  # a hand-edited first line
+        message = exc.message if isinstance(exc, RuleViolation) else repr(exc)
+        raise LogError(path, first_line, f"partie illisible : {message}") from None
+    for n, e in events[1:]:
+        try:
+            _check_references(game.state, e)
+            evolve(game.state, e)
+        except Exception as exc:  # an event that does not fit the game so far
+            raise LogError(path, n, f"événement incohérent avec la partie : {exc!r}") from None
+        game.log.append(e)
+    return game
 
 
 def dumps(events: Iterable[Event]) -> str:

@@ -19,7 +19,7 @@ from .events import (
     ThemeSet,
     Transfigured,
 )
-from .names import french_name, normalize, resolve_character
+from .names import fold_name, french_name, resolve_character
 from .state import GameState
 from .trials import end_trial, player_seat, running, trial_of
 from .unmasking import unmask
@@ -238,7 +238,7 @@ def settle_end(ctx: Context) -> None:
 
 
 def unknown_name(g: GameState, name: str) -> bool:
-    return normalize(name) not in g.index
+    return fold_name(name) not in g.index
 
 
 __all__ = [

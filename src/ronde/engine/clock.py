@@ -4,6 +4,11 @@ Day J*n* runs from 00:00 of the *n*-th calendar day counted from the start date
 (J1 = the start date) to 00:00 of the next calendar day, Europe/Paris. Durations
 such as "24 hours" are elapsed times, so a trial opened the day before a
 daylight-saving change ends at another local clock time (R3.6).
+
+Instants are kept timezone-aware in UTC inside the engine, so that comparisons
+and durations are exact even in the repeated autumn hour (Python compares two
+datetimes of the same zone by wall clock); every day boundary is computed, and
+every time shown, in Europe/Paris.
 """
 
 from __future__ import annotations
@@ -37,13 +42,13 @@ def elapsed(t: datetime, delta: timedelta) -> datetime:
     Python adds a timedelta to an aware datetime in wall-clock time; going through
     UTC makes it elapsed time.
     """
-    return (t.astimezone(UTC) + delta).astimezone(PARIS)
+    return t.astimezone(UTC) + delta
 
 
 def day_start(start: date, n: int) -> datetime:
     """Return the instant J*n* 00:00 Europe/Paris (``n`` may be 14: the end of J13)."""
     d = start + timedelta(days=n - 1)
-    return datetime.combine(d, time(0, 0), tzinfo=PARIS)
+    return datetime.combine(d, time(0, 0), tzinfo=PARIS).astimezone(UTC)
 
 
 def day_of(start: date, t: datetime) -> int:
@@ -57,7 +62,7 @@ def at_clock(start: date, n: int, hour: int, minute: int) -> datetime:
     if hour == 24 and minute == 0:
         return day_start(start, n + 1)
     d = start + timedelta(days=n - 1)
-    return datetime.combine(d, time(hour, minute), tzinfo=PARIS)
+    return datetime.combine(d, time(hour, minute), tzinfo=PARIS).astimezone(UTC)
 
 
 def cutoff_1313(start: date) -> datetime:
@@ -89,7 +94,7 @@ def parse_time(text: str, start: date) -> datetime:
         ) from None
     if t.tzinfo is None:
         t = t.replace(tzinfo=PARIS)
-    return t.astimezone(PARIS)
+    return t.astimezone(UTC)
 
 
 def format_time(start: date, t: datetime) -> str:

@@ -64,11 +64,14 @@ class Command:
             RuleViolation: ``invalid_argument`` if missing or not a whole number.
         """
         value = self.require(key)
-        if isinstance(value, bool):
-            raise RuleViolation("invalid_argument", f"« {key} » doit être un nombre entier.")
-        try:
-            return int(value)
-        except (TypeError, ValueError):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            number = int(value.strip())
+        else:
             raise RuleViolation(
                 "invalid_argument", f"« {key} » doit être un nombre entier, pas « {value} »."
-            ) from None
+            )
+        if abs(number) > 1_000_000:
+            raise RuleViolation("invalid_argument", f"« {key} » : nombre hors limites ({number}).")
+        return number

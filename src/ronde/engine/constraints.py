@@ -182,6 +182,8 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
     day = g.day(ctx.now)
     if g.opt("A24") == "named_day" and cmd.get("day") is not None:
         day = cmd.integer("day")
+        if not 1 <= day <= LAST_DAY:
+            raise RuleViolation("invalid_argument", f"Jour hors de la partie : {day}.")
         if day < g.day(ctx.now):
             raise RuleViolation("out_of_window", "Un Joker ne couvre pas un jour passé.")
     if any(other.special_joker(ctx, cmd, actor, items) for other in REGISTRY.values()):

@@ -45,7 +45,7 @@ from .events import (
     UnofficiallyUnmasked,
 )
 from .items import ItemCatalog
-from .names import normalize
+from .names import fold_name
 from .state import CHORUS, Complaint, GameState, Player, ScoreLine, Trial
 
 
@@ -69,9 +69,9 @@ def new_state(e: GameCreated, catalog: ItemCatalog) -> GameState:
     for seat in e.players:
         c = e.cast[seat]
         g.holders.setdefault(c, []).append(seat)
-        g.index[normalize(seat)] = seat
+        g.index[fold_name(seat)] = seat
     for gm in e.game_masters:
-        g.gm_index[normalize(gm)] = gm
+        g.gm_index[fold_name(gm)] = gm
     g.n_extras = len(g.holders.get("extra", []))
     g.clock = e.at
     g.event_count = 1
@@ -127,6 +127,7 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
     t = g.trials[e.trial - 1]
     t.status = e.status
+    t.reason = e.reason
     t.truth = e.truth
     t.concluded = e.concluded
     t.ended_at = e.at
@@ -176,8 +177,8 @@ def _message(g: GameState, e: MessageSent) -> None:
 
 def _replaced(g: GameState, e: PlayerReplaced) -> None:
     p = g.players[e.player]
-    g.index.pop(normalize(e.old), None)
-    g.index[normalize(e.new)] = e.player
+    g.index.pop(fold_name(e.old), None)
+    g.index[fold_name(e.new)] = e.player
     p.pseudo = e.new
 
 
@@ -187,7 +188,7 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     p.character = "extra"
     p.new_extra = True
     p.transfigured_day = g.day(e.at)
-    g.revealed.pop(e.player, None)
+    # what the public learned stays: the new mask is told to him only (A67)
     p.told_targets = set()
     g.holders.setdefault("extra", []).append(e.player)
 

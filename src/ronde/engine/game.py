@@ -21,7 +21,7 @@ from .errors import RuleViolation
 from .events import CutoffPassed, DayClosed, Event, GameCreated
 from .evolve import evolve, new_state
 from .items import ItemCatalog
-from .names import RONDE_IDS, french_name, resolve_character
+from .names import RONDE_IDS, fold_name, french_name, nearest, resolve_character
 from .options import validate_options
 from .state import GameState
 from .unmasking import unmask
@@ -51,6 +51,47 @@ CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
 }
 
 
+#: the arguments of the core actions (FORMAT.md): any other key is refused, so that a
+#: misspelt ``anonymus`` never files a public complaint by mistake
+CORE_ARGS: dict[str, frozenset[str]] = {
+    name: frozenset(keys.split())
+    for name, keys in {
+        "open_trial": "against as anonymous arguments",
+        "complain": "trial anonymous",
+        "post": "trial defends",
+        "rehearse": "",
+        "guess_ronde": "order",
+        "send_items": "to items",
+        "use_joker": "items to day kind",
+        "chorus_vote": "action player as theme_found",
+        "record_constraint": "player day met note",
+        "exempt": "player days until",
+        "set_theme": "day theme",
+        "transfigure": "player",
+        "appoint_secretary": "player",
+        "award": "player points reason",
+        "replace_player": "player new",
+        "record_death": "player",
+        "announce": "trial",
+        "end_game": "",
+    }.items()
+}
+
+
+def check_arguments(cmd: Command) -> None:
+    """Refuse an argument a core action does not take (``invalid_argument``)."""
+    allowed = CORE_ARGS.get(cmd.action)
+    if allowed is None:
+        return
+    for key in cmd.args:
+        if key not in allowed:
+            near = nearest(str(key), sorted(allowed)) if allowed else None
+            hint = f" Vouliez-vous dire « {near} » ?" if near else ""
+            raise RuleViolation(
+                "invalid_argument", f"Argument inconnu pour {cmd.action} : « {key} ».{hint}"
+            )
+
+
 def all_actions() -> dict[str, tuple[str, Handler]]:
     """Core actions plus every character module's powers (by scenario name)."""
     out = dict(CORE_ACTIONS)
@@ -74,6 +115,10 @@ def _power(owner: str, name: str) -> Handler:
         (own or REGISTRY[owner].actions()[name])(ctx, cmd, actor)
 
     return handler
+
+
+#: names Ronde uses itself (the chorus as an author, the views' viewers)
+RESERVED_NAMES = frozenset({"chorus", "choeur", "public", "game_master", "engine"})
 
 
 def validate_setup(
@@ -118,9 +163,21 @@ def validate_setup(
             raise RuleViolation("invalid_argument", f"Personne n'incarne {french_name(c)}.")
         if c == "decorators" and counts[c] != 2:
             raise RuleViolation("invalid_argument", "Les Décorateurs sont deux joueurs.")
-    lowered = {p.casefold() for p in players}
-    if len(lowered) != len(players) or lowered & {g.casefold() for g in game_masters}:
-        raise RuleViolation("invalid_argument", "Pseudos en double (joueurs et MJ).")
+    # names are matched after folding (R0.4): two that fold alike could never both act
+    folded: dict[str, str] = {}
+    for name in [*players, *game_masters]:
+        key = fold_name(name)
+        if not key:
+            raise RuleViolation("invalid_argument", f"Pseudo vide ou illisible : « {name} ».")
+        if key in RESERVED_NAMES:
+            raise RuleViolation("invalid_argument", f"Pseudo réservé par Ronde : « {name} ».")
+        if key in folded:
+            raise RuleViolation(
+                "invalid_argument",
+                f"Pseudos indiscernables : « {folded[key]} » et « {name} » (casse, accents, "
+                "caractères invisibles).",
+            )
+        folded[key] = name
     assert set(slots) <= set(RONDE_IDS)
     return resolved, slots
 
@@ -275,7 +332,7 @@ class Game:
                 f"Vous incarnez : {french_name(p.character or 'extra')}. "
                 f"Personnages à démasquer : {names}.",
                 character=p.character,
-                characters=visible,
+                characters=sorted(visible),  # never the Ronde order (R2.4)
             )
 
     # -- commands -----------------------------------------------------------------------
@@ -316,6 +373,7 @@ class Game:
                 raise RuleViolation("not_game_master", f"{cmd.by} n'est pas MJ de cette partie.")
             if g.game_ended:
                 raise RuleViolation("game_not_running", "La partie est close.")
+            check_arguments(cmd)
             handler(ctx, cmd, cmd.by)
         else:
             seat = g.seat_of(cmd.by)
@@ -326,6 +384,9 @@ class Game:
                     )
                 trials.player_seat(g, cmd.by)
                 raise AssertionError("unreachable")
+            if g.game_ended:  # a closed game (R10.2): nothing else is looked at
+                raise RuleViolation("game_not_running", "La partie est close.")
+            check_arguments(cmd)
             handler(ctx, cmd, seat)
 
     def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:

@@ -83,14 +83,22 @@ _ARTICLES: Final[tuple[str, ...]] = ("l_", "le_", "la_", "les_", "the_", "un_", 
 
 
 @lru_cache(maxsize=8192)
-def normalize(text: str) -> str:
-    """Fold ``text`` for lookups: accents removed, case folded, separators as ``_``."""
+def fold_name(text: str) -> str:
+    """Fold a pseudo for lookups (R0.4): compatibility forms, accents and case folded,
+    invisible characters and separators as ``_``."""
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
     out = []
     for ch in plain:
         out.append(ch if ch.isalnum() else "_")
-    folded = "_".join(part for part in "".join(out).split("_") if part)
+    return "_".join(part for part in "".join(out).split("_") if part)
+
+
+@lru_cache(maxsize=8192)
+def normalize(text: str) -> str:
+    """Fold a Character's name for lookups: as :func:`fold_name`, articles dropped
+    ("la petite sirène" is ``petite_sirene``)."""
+    folded = fold_name(text)
     for art in _ARTICLES:
         if folded.startswith(art) and len(folded) > len(art):
             folded = folded[len(art) :]

@@ -78,7 +78,9 @@ HOUSE_RULES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "A74": ("counts", ("not_counted",)),
 }
 
-_NUMBERED = re.compile(r"^(grace|cap)_(\d+)$")
+_NUMBERED = re.compile(r"^(grace|cap)_(\d{1,6})$")
+#: the largest N of ``grace_N`` (minutes after midnight) and ``cap_N`` (boxes)
+NUMBER_LIMITS: Final[dict[str, int]] = {"grace": 180, "cap": 10_000}
 
 
 def validate_options(raw: Mapping[str, object] | None) -> dict[str, str]:
@@ -101,8 +103,16 @@ def validate_options(raw: Mapping[str, object] | None) -> dict[str, str]:
         m = _NUMBERED.match(text)
         allowed = (default, *others)
         if m and f"{m.group(1)}_N" in allowed:
+            limit = NUMBER_LIMITS[m.group(1)]
+            if not 0 <= int(m.group(2)) <= limit:
+                raise RuleViolation("invalid_argument", f"{rid} : {text} — N va de 0 à {limit}.")
             out[rid] = text
             continue
+        if text.endswith("_N"):
+            raise RuleViolation(
+                "invalid_argument",
+                f"{rid} : remplacez N par un nombre (par exemple {text[:-1]}15).",
+            )
         if text not in allowed:
             raise RuleViolation(
                 "invalid_argument",

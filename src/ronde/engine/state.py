@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 from .clock import TRIAL_WINDOW, cutoff_1313, day_of, day_start, elapsed
 from .items import ItemCatalog
-from .names import normalize
+from .names import fold_name
 from .options import option
 
 CHORUS = "chorus"
@@ -53,6 +53,7 @@ class Trial:
     concluded: bool = False
     ended_at: datetime | None = None
     announced: bool = False
+    reason: str = ""
     posters: set[str] = field(default_factory=set)
     flags: dict[str, Any] = field(default_factory=dict)
 
@@ -193,10 +194,10 @@ class GameState:
     # -- people -------------------------------------------------------------
     def seat_of(self, name: str) -> str | None:
         """The seat of a player named by his current pseudo (normalised), or ``None``."""
-        return self.index.get(normalize(name))
+        return self.index.get(fold_name(name))
 
     def is_game_master(self, name: str) -> bool:
-        return normalize(name) in self.gm_index
+        return fold_name(name) in self.gm_index
 
     def pseudo(self, seat: str) -> str:
         return self.players[seat].pseudo if seat in self.players else seat

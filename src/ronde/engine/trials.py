@@ -15,7 +15,14 @@ from .events import ComplaintFiled, TrialAnnounced, TrialEnded, TrialOpened
 from .names import french_name, nearest, resolve_character
 from .ronde import revived
 from .state import CHORUS, Complaint, GameState, Player, Trial
-from .unmasking import announce_unmasking, hidden_unmaskings, settle_unofficial, unmask
+from .unmasking import (
+    MOOT,
+    announce_unmasking,
+    held_by,
+    hidden_unmaskings,
+    settle_unofficial,
+    unmask,
+)
 from .visibility import notify_new_targets
 
 STATUS_FR = {
@@ -142,7 +149,7 @@ def open_trial(ctx: Context, cmd: Command, actor: str) -> None:
     if actor in accused and g.opt("A13") == "forbidden":
         raise RuleViolation("not_allowed", "On ne peut pas ouvrir un Procès contre soi-même (A13).")
     for s in accused:
-        if not g.players[s].active:
+        if not g.players[s].masked:  # unofficially unmasked is still masked to others (R4.15)
             raise RuleViolation(
                 "not_allowed",
                 f"{g.pseudo(s)} n'est pas un joueur masqué : pas de Procès contre lui.",
@@ -277,8 +284,8 @@ def trial_of(g: GameState, cmd: Command) -> Trial:
     """
     number = cmd.get("trial")
     try:
-        t = g.trial(int(number))
-    except (TypeError, ValueError):
+        t = g.trial(cmd.integer("trial"))
+    except RuleViolation:
         t = None
     if t is None:
         raise RuleViolation("unknown_trial", f"Procès inconnu : {number}.")
@@ -481,7 +488,9 @@ def end_trial(
             status == "cancelled" and g.opt("A38") == "correctness_only"
         )
         score_trial(ctx, t, bool(truth), did_not_conclude=with_penalty, unmasked=bool(unmasked))
-    if not concluded:  # a verdict is announced by the game masters (R4.8, ``announce``)
+    # a verdict is announced by the game masters (R4.8, ``announce``), and so is an
+    # ending it caused (A17) while it is not yet public
+    if not concluded and held_by(g, t) is None:
         _announce_end(ctx, t, status)
     settle_unofficial(ctx, t)
     for module in REGISTRY.values():
@@ -608,6 +617,9 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
     for seat in t.accused:
         if seat in hidden:
             announce_unmasking(ctx, seat, hidden[seat], "trial", t)
+    for other in ctx.g.trials:
+        if other.reason == f"{MOOT}{t.number}":
+            _announce_end(ctx, other, other.status)
     notify_new_targets(ctx)
 
 

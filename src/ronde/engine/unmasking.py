@@ -74,7 +74,7 @@ def unmask(
     held = trial is not None and trial.concluded and not trial.announced
     if not held:
         announce_unmasking(ctx, seat, character, cause, trial, detail)
-    _moot_trials(ctx, seat)
+    _moot_trials(ctx, seat, trial if held else None)
     if g.secretary is None:
         ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
     module.on_unmasked(ctx, p)
@@ -129,18 +129,32 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
     return g.memoized("hidden_unmaskings", compute)
 
 
-def _moot_trials(ctx: Context, seat: str) -> None:
-    """Open trials against a player unmasked otherwise (A17)."""
+MOOT = "moot:"
+
+
+def _moot_trials(ctx: Context, seat: str, held_by: Trial | None = None) -> None:
+    """Open trials against a player unmasked otherwise (A17). When the unmasking comes
+    from a verdict not yet announced, their ending is announced with that verdict
+    (reason ``moot:<n>``), so that it does not give the verdict away (R4.8)."""
     from .trials import end_trial
 
     mode = ctx.g.opt("A17")
+    reason = f"{MOOT}{held_by.number}" if held_by else "accusé démasqué autrement (A17)"
     for t in ctx.g.open_trials():
         if seat not in t.accused:
             continue
         if mode == "void":
-            end_trial(ctx, t, "void", reason="accusé démasqué autrement (A17)")
+            end_trial(ctx, t, "void", reason=reason)
         elif mode == "lapse":
-            end_trial(ctx, t, "lapsed", reason="accusé démasqué autrement (A17)")
+            end_trial(ctx, t, "lapsed", reason=reason)
+
+
+def held_by(g: GameState, t: Trial) -> Trial | None:
+    """The unannounced verdict whose announcement will also announce ``t``'s ending."""
+    if not t.reason.startswith(MOOT):
+        return None
+    verdict = g.trial(int(t.reason[len(MOOT) :]))
+    return verdict if verdict is not None and not verdict.announced else None
 
 
 def settle_unofficial(ctx: Context, t: Trial) -> None:

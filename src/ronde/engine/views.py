@@ -17,7 +17,7 @@ from .names import french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import legal_targets, quorum_count, quota_refusal
-from .unmasking import hidden_unmaskings
+from .unmasking import held_by, hidden_unmaskings
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -38,8 +38,13 @@ def public_identities(g: GameState) -> dict[str, str]:
 
 
 def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
-    ended = t.status != "open"
-    pending = t.concluded and not t.announced
+    if held_by(g, t) is not None:  # ended by a verdict not yet public (R4.8)
+        ended, pending = False, False
+        shown_status = "open"
+    else:
+        ended = t.status != "open"
+        pending = t.concluded and not t.announced
+        shown_status = "concluded" if pending else t.status
     complaints = []
     for c in t.complaints:
         if c.anonymous and c.author != viewer:
@@ -66,7 +71,7 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
         "deadline": format_time(g.start, t.deadline),
         # a verdict is public once the game masters announce it (R4.8): until then the
         # trial shows as concluded, outcome pending
-        "status": "concluded" if pending else t.status,
+        "status": shown_status,
         "complaints": complaints,
         "arguments": t.arguments,
     }

@@ -7,7 +7,7 @@ import re
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ronde.engine.names import normalize
+from ronde.engine.names import fold_name
 
 from . import service
 from .models import Game, Invitation, Membership
@@ -46,9 +46,9 @@ def add_player(game: Game, pseudo: str) -> Membership:
 
 
 def find_membership(game: Game, pseudo: str) -> Membership | None:
-    key = normalize(pseudo)
+    key = fold_name(pseudo)
     for m in game.memberships.filter(revoked_at__isnull=True):
-        if normalize(m.pseudo) == key:
+        if fold_name(m.pseudo) == key:
             return m
     return None
 
@@ -69,9 +69,9 @@ def reconcile(game: Game) -> None:
     """After a correction: an account plays iff the engine knows its pseudo (a struck
     ``replace_player`` gives the old account back its access)."""
     v = service.view_for(game, "game_master")
-    current = {normalize(p["pseudo"]) for p in v["players"]}
+    current = {fold_name(p["pseudo"]) for p in v["players"]}
     for m in game.memberships.all():
-        known = normalize(m.pseudo) in current
+        known = fold_name(m.pseudo) in current
         if m.revoked_at is None and not known:
             m.revoked_at = service.now()
             m.revoked_reason = REPLACED
