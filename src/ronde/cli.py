@@ -68,7 +68,8 @@ def new(
     ] = None,
     gm: Annotated[list[str] | None, typer.Option(help="Pseudo d'un MJ (répétable).")] = None,
     options: Annotated[
-        Path | None, typer.Option(help="YAML des règles maison {A7: strict, ...}.")
+        Path | None,
+        typer.Option(help="YAML des règles maison, par exemple {A7: standard_only, A27: cap_3}."),
     ] = None,
     force: Annotated[bool, typer.Option(help="Écraser un fichier existant.")] = False,
 ) -> None:

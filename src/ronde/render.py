@@ -10,6 +10,7 @@ from rich.table import Table
 from .engine.names import french_name
 
 STATUS_FR = {
+    "concluded": "conclu, verdict à annoncer",
     "open": "ouvert",
     "just": "JUSTE",
     "unjust": "INJUSTE",
@@ -37,6 +38,7 @@ def _trials(console: Console, trials: list[dict[str, Any]], *, full: bool) -> No
     for t in trials:
         complaints = ", ".join(
             ("anonyme" if c["anonymous"] and not full else c["author"])
+            + (" (anonyme)" if full and c["anonymous"] else "")
             + (" (nulle)" if full and c.get("null") else "")
             for c in t["complaints"]
         )

@@ -12,7 +12,15 @@ import orjson
 
 from .catalog import default_catalog
 from .engine.errors import RuleViolation
-from .engine.events import Event, EventFormatError, GameCreated, TrialOpened, from_json, to_json
+from .engine.events import (
+    Event,
+    EventFormatError,
+    GameCreated,
+    MessageSent,
+    TrialOpened,
+    from_json,
+    to_json,
+)
 from .engine.evolve import evolve
 from .engine.game import Game, validate_setup
 from .engine.state import CHORUS, GameState
@@ -61,7 +69,7 @@ def _read(path: Path) -> list[tuple[int, Event]]:
 
 
 _SEAT_FIELDS = ("player", "opener", "author", "other")
-_SEAT_LISTS = ("accused", "to", "members")
+_SEAT_LISTS = ("accused", "members")
 
 
 def _check_references(g: GameState, e: Event) -> None:
@@ -74,6 +82,10 @@ def _check_references(g: GameState, e: Event) -> None:
         for value in getattr(e, name, ()) or ():
             if value not in g.players:
                 raise ValueError(f"joueur inconnu : {value}")
+    if isinstance(e, MessageSent):
+        for value in e.to:
+            if value not in g.players:
+                raise ValueError(f"destinataire inconnu : {value}")
     trial = getattr(e, "trial", None)
     if isinstance(e, TrialOpened):
         if trial != len(g.trials) + 1:

@@ -8,8 +8,9 @@ rebuilds the same state from a log without deciding anything again.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from . import admin, chorus, constraints, trials
@@ -269,6 +270,7 @@ class Game:
     def advance(self, t: datetime) -> list[Event]:
         """Fire every timer due at or before ``t``, in time order; return the new events."""
         start = len(self.log)
+        t = t.astimezone(UTC)
         if self.state.game_ended:
             return []
         while True:
@@ -344,6 +346,10 @@ class Game:
                 command itself changed nothing.
         """
         g = self.state
+        if cmd.at.tzinfo is None:
+            raise RuleViolation("invalid_argument", "Heure sans fuseau horaire.")
+        # every recorded instant is UTC, whatever zone the caller used (see clock.py)
+        cmd = dataclasses.replace(cmd, at=cmd.at.astimezone(UTC))
         if g.clock is not None and cmd.at < g.clock:
             raise RuleViolation(
                 "invalid_argument",
@@ -384,9 +390,8 @@ class Game:
                     )
                 trials.player_seat(g, cmd.by)
                 raise AssertionError("unreachable")
-            if g.game_ended:  # a closed game (R10.2): nothing else is looked at
-                raise RuleViolation("game_not_running", "La partie est close.")
-            check_arguments(cmd)
+            if not g.game_ended:  # in a closed game the handler refuses (R5.17 order)
+                check_arguments(cmd)
             handler(ctx, cmd, seat)
 
     def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:

@@ -84,21 +84,23 @@ _ARTICLES: Final[tuple[str, ...]] = ("l_", "le_", "la_", "les_", "the_", "un_", 
 
 @lru_cache(maxsize=8192)
 def fold_name(text: str) -> str:
-    """Fold a pseudo for lookups (R0.4): compatibility forms, accents and case folded,
-    invisible characters and separators as ``_``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-    out = []
-    for ch in plain:
-        out.append(ch if ch.isalnum() else "_")
-    return "_".join(part for part in "".join(out).split("_") if part)
+    """Fold a pseudo for an exact match (R0.4, issue Forum bridge): Unicode NFKC
+    (compatibility forms such as full-width letters), case folded, invisible
+    characters removed, runs of spaces as one. Accents stay significant: « Élodie »
+    and « Elodie » are two citizens; anything short of this match is a suggestion."""
+    composed = unicodedata.normalize("NFKC", text)
+    visible = "".join(ch for ch in composed if unicodedata.category(ch) != "Cf")
+    return " ".join(visible.casefold().split())
 
 
 @lru_cache(maxsize=8192)
 def normalize(text: str) -> str:
-    """Fold a Character's name for lookups: as :func:`fold_name`, articles dropped
-    ("la petite sirène" is ``petite_sirene``)."""
-    folded = fold_name(text)
+    """Fold a Character's name for lookups: accents and case ignored, separators as
+    ``_``, articles dropped ("la petite sirène" is ``petite_sirene``)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    chars = [ch if ch.isalnum() else "_" for ch in plain]
+    folded = "_".join(part for part in "".join(chars).split("_") if part)
     for art in _ARTICLES:
         if folded.startswith(art) and len(folded) > len(art):
             folded = folded[len(art) :]

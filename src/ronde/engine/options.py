@@ -96,7 +96,9 @@ def validate_options(raw: Mapping[str, object] | None) -> dict[str, str]:
         if rid not in HOUSE_RULES:
             raise RuleViolation(
                 "invalid_argument",
-                f"Règle maison inconnue : {key} (voir l'annexe A de RULES.md).",
+                f"Règle maison inconnue : {key} ; identifiants connus : "
+                + ", ".join(HOUSE_RULES)
+                + " (annexe A de RULES.md).",
             )
         default, others = HOUSE_RULES[rid]
         text = str(value).strip()

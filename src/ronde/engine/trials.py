@@ -26,6 +26,7 @@ from .unmasking import (
 from .visibility import notify_new_targets
 
 STATUS_FR = {
+    "concluded": "conclu, verdict à annoncer",
     "just": "JUSTE",
     "unjust": "INJUSTE",
     "lapsed": "annulé faute de plaintes",
@@ -283,6 +284,8 @@ def trial_of(g: GameState, cmd: Command) -> Trial:
         RuleViolation: ``unknown_trial``.
     """
     number = cmd.get("trial")
+    if number is None:
+        raise RuleViolation("unknown_trial", "Procès non précisé : argument « trial » manquant.")
     try:
         t = g.trial(cmd.integer("trial"))
     except RuleViolation:

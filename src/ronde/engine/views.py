@@ -111,6 +111,8 @@ def player_view(g: GameState, seat: str) -> View:
         "alive": p.alive,
         "unofficially_unmasked": p.unofficial is not None,
         "asleep_today": seat in g.asleep.get(g.day(), set()),
+        # the character his own unmasking revealed (he knows it; R8.1)
+        "was": g.revealed.get(seat) if not p.masked else None,
     }
     if revealed or not p.masked:
         me.update(
@@ -297,7 +299,8 @@ def todo(g: GameState) -> list[str]:
     out: list[str] = []
     for t in g.trials:
         if t.concluded and not t.announced:
-            out.append(f"Annoncer le verdict du Procès n°{t.number} ({t.status}).")
+            verdict = "juste" if t.status == "just" else "injuste"
+            out.append(f"Annoncer le verdict du Procès n°{t.number} ({verdict}).")
     if (
         1 <= day <= 13
         and day not in g.themes
