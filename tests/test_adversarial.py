@@ -632,24 +632,12 @@ def test_dst_autumn_complaint_after_24_elapsed_hours_is_refused() -> None:
     assert game.state.trials[0].status == "lapsed"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in the repeated hour of the autumn change, an action at 02:10 CET (01:10 UTC) "
-    "after one at 02:50 CEST (00:50 UTC) is refused as 'Heure antérieure' although it is "
-    "later (wall-clock comparison of same-tzinfo datetimes).",
-)
 def test_dst_autumn_later_instant_in_repeated_hour_is_accepted() -> None:
     game = new_game(start=AUTUMN)
     do(game, "rehearse", "Ida", iso("2026-10-25T02:50:00+02:00"))
     do(game, "rehearse", "Jo", iso("2026-10-25T02:10:00+01:00"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in the repeated hour, an action at 02:50 CEST (00:50 UTC) after one at 02:10 "
-    "CET (01:10 UTC) is accepted: the log goes back in time (FORMAT.md: times never go "
-    "backwards).",
-)
 def test_dst_autumn_earlier_instant_in_repeated_hour_is_refused() -> None:
     game = new_game(start=AUTUMN)
     do(game, "rehearse", "Ida", iso("2026-10-25T02:10:00+01:00"))
