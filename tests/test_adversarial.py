@@ -31,27 +31,13 @@ from ronde.engine.views import public_identities, view
 from ronde.setup import draw
 from ronde.sim import play_cast
 
+from .conftest import SMALL_CAST, SMALL_RONDE
+
 runner = CliRunner()
 
 START = date(2026, 12, 1)
-RONDE = ["alice", "woody", "pierrot", "halus", "little_mermaid", "polichinelle", "guignol"]
-RONDE += ["revenant"]
-CAST = {
-    "Ana": "alice",
-    "Bob": "woody",
-    "Cid": "pierrot",
-    "Dan": "halus",
-    "Eve": "little_mermaid",
-    "Fay": "polichinelle",
-    "Gus": "guignol",
-    "Hal": "revenant",
-    "Ida": "extra",
-    "Jo": "extra",
-    "Kim": "extra",
-    "Lou": "extra",
-    "Max": "extra",
-    "Ned": "extra",
-}
+RONDE = list(SMALL_RONDE)
+CAST = dict(SMALL_CAST)  # the shared small test game (tests/conftest.py)
 DECO_RONDE = ["alice", "woody", "pierrot", "halus", "decorators", "polichinelle", "guignol"]
 DECO_RONDE += ["revenant"]
 DECO_CAST = {k: v for k, v in CAST.items() if k != "Eve"} | {

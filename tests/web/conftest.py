@@ -11,6 +11,8 @@ from typing import Any
 import django
 import pytest
 
+from tests.conftest import SMALL_CAST
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
 # Playwright's sync API keeps an event loop running in the test thread
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -20,32 +22,8 @@ django.setup()
 
 START = date(2026, 12, 1)
 
-RONDE = [
-    "alice",
-    "woody",
-    "pierrot",
-    "halus",
-    "little_mermaid",
-    "polichinelle",
-    "guignol",
-    "revenant",
-]
-CAST = {
-    "Ana": "alice",
-    "Bob": "woody",
-    "Cid": "pierrot",
-    "Dan": "halus",
-    "Eve": "little_mermaid",
-    "Fay": "polichinelle",
-    "Gus": "guignol",
-    "Hal": "revenant",
-    "Ida": "extra",
-    "Jo": "extra",
-    "Kim": "extra",
-    "Lou": "extra",
-    "Max": "extra",
-    "Ned": "extra",
-}
+RONDE = list(SMALL_RONDE)
+CAST = dict(SMALL_CAST)  # the shared small test game (tests/conftest.py)
 GMS = ["Mj", "Mj2"]
 
 
