@@ -11,7 +11,7 @@ from typing import Any
 import django
 import pytest
 
-from tests.conftest import SMALL_CAST
+from tests.conftest import SMALL_CAST, SMALL_RONDE
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
 # Playwright's sync API keeps an event loop running in the test thread
