@@ -134,3 +134,13 @@ def test_a_broken_template_falls_back_to_the_engine_text(tmp_path: Any) -> None:
 def test_unknown_kinds_use_the_default_template() -> None:
     msg = {"kind": "brand_new", "public": False, "to": ["A"], "text": "Bonjour.", "data": {}}
     assert render_message(msg) == "[rp=Les Metteurs en scène]Bonjour.[/rp]"
+
+
+def test_a_template_with_a_syntax_error_falls_back_to_the_engine_text(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ronde.forum.render import load_templates, render
+
+    (tmp_path / "trial_opened.txt").write_text("BROKEN {% if %}", encoding="utf-8")
+    templates = load_templates(tmp_path)
+    message = {"kind": "trial_opened", "text": "Procès n°1 ouvert.", "data": {}, "public": True}
+    r = render(message, templates)
+    assert r.text == "Procès n°1 ouvert." and "TemplateSyntaxError" in r.problem

@@ -92,6 +92,8 @@ class Templates:
             self.env.get_template(f"{kind}.txt")
         except jinja2.TemplateNotFound:
             return False
+        except jinja2.TemplateError:
+            return True  # a broken template exists: render() falls back with a warning
         return True
 
     def names(self) -> list[str]:
