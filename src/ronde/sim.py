@@ -88,7 +88,9 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         for t in v["open_trials"]
         if t["open"] and not t["mine"] and t["supposed"] in targets and me not in t["accused"]
     ]
-    anonymous = bool(v["new_extra"])
+    # a new Extra only acts anonymously; others use an anonymous right they hold
+    # (Halus's period, Pinocchio's daily one, a Polichinelle gift) half the time
+    anonymous = bool(v["new_extra"]) or (bool(v["anonymous_right"]) and rng.random() < 0.5)
     if joinable and rng.random() < 0.55:
         t = max(joinable, key=lambda t: t["public_complaints"] + rng.random())
         _act(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)

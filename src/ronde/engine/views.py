@@ -16,7 +16,7 @@ from .constraints import constraint_range, covered
 from .names import french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
-from .trials import legal_targets, quorum_count, quota_refusal
+from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
 from .unmasking import held_by, hidden_unmaskings
 
 PUBLIC = "public"
@@ -382,6 +382,8 @@ def player_brief(g: GameState, seat: str) -> View:
         and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None,
         "open_trials": open_trials,
         "known": known | {g.pseudo(o): c for o, c in p.learned.items()},
+        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
+        "anonymous_right": anonymous_right(g, p, opening=False) if p.masked else None,
         "masked_players": g.memoized(
             "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
         ),
