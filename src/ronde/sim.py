@@ -80,6 +80,9 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         for chorus_behaviour in CHORUS:
             chorus_behaviour(game, seat, at, rng, _recorder(game, res))
         return
+    if "monstrous" in v["told"] and at.astimezone(PARIS).hour >= 21 and rng.random() < 0.3:
+        # the monstrous Character's one Joker (an item worth at least 5, R7.17.3)
+        _act(game, "use_joker", me, at, res, items=["item_pet_cat"], kind="monstrous")
     if not v["can_act"] or not v["targets"]:
         return
     targets = set(v["targets"])
