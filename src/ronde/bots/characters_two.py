@@ -34,9 +34,11 @@ def _others(brief: dict[str, Any]) -> list[str]:
 
 def _joker(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     """Now and then, a Joker from the character's list (R6.9–R6.12)."""
+    if rng.random() >= 0.03:
+        return
     brief = player_brief(game.state, seat)
     module = REGISTRY.get(brief["character"] or "")
-    if isinstance(module, ListedJokers) and rng.random() < 0.03:
+    if isinstance(module, ListedJokers):
         act("use_joker", brief["pseudo"], at, items=[rng.choice(sorted(module.joker_items))])
 
 

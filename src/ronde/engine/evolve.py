@@ -170,6 +170,9 @@ def _items(g: GameState, e: ItemsSent) -> None:
 
 def _message(g: GameState, e: MessageSent) -> None:
     g.messages.append((e.at, tuple(e.to), e.kind, e.text, dict(e.data), e.public))
+    if not e.public:
+        for seat in e.to:
+            g.told_kinds.setdefault(seat, set()).add(e.kind)
     if e.kind in ("role_reveal", "target_added"):
         for seat in e.to:
             g.players[seat].told_targets.update(e.data.get("characters", ()))

@@ -166,6 +166,8 @@ class GameState:
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)
     memo_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    #: seat -> kinds of the private messages he was sent (what he has been told)
+    told_kinds: dict[str, set[str]] = field(default_factory=dict)
 
     def memoized(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event (the state only changes by events)."""

@@ -347,15 +347,6 @@ def _brief_trials(
     return out
 
 
-def _told_kinds(g: GameState) -> dict[str, frozenset[str]]:
-    kinds: dict[str, set[str]] = {}
-    for _at, to, kind, _text, _data, public in g.messages:
-        if not public:
-            for seat in to:
-                kinds.setdefault(seat, set()).add(kind)
-    return {seat: frozenset(k) for seat, k in kinds.items()}
-
-
 def player_brief(g: GameState, seat: str) -> View:
     """A compact player view for bots (a subset of :func:`player_view`): his targets,
     whether he can act, the open trials as the public sees them, and known identities."""
@@ -392,7 +383,7 @@ def player_brief(g: GameState, seat: str) -> View:
         "open_trials": open_trials,
         "known": known | {g.pseudo(o): c for o, c in p.learned.items()},
         # what the game masters told him privately, by kind (e.g. "monstrous")
-        "told": g.memoized("told_kinds", lambda: _told_kinds(g)).get(seat, frozenset()),
+        "told": frozenset(g.told_kinds.get(seat, ())),
         # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
         "anonymous_right": anonymous_right(g, p, opening=False) if p.masked else None,
         "masked_players": g.memoized(
