@@ -28,6 +28,16 @@ _DAY_TIME = re.compile(r"^\s*J\s*(\d{1,2})(?:\s+(\d{1,2})[:hH](\d{2}))?\s*$", re
 DUTY_WINDOWS: tuple[tuple[int, int], ...] = ((2, 7), (8, 13))
 
 
+#: W1 and W2 numbered 1 and 2
+DUTY_WINDOW_DAYS: dict[int, tuple[int, int]] = dict(enumerate(DUTY_WINDOWS, 1))
+
+
+def duty_window(day: int) -> int | None:
+    """1 for W1, 2 for W2, ``None`` outside both (R3.8)."""
+    index = period_index(day, DUTY_WINDOWS)
+    return None if index is None else index + 1
+
+
 def period_index(day: int, periods: tuple[tuple[int, int], ...]) -> int | None:
     """The index of the period (first, last day, inclusive) that holds ``day``, or ``None``."""
     for i, (first, last) in enumerate(periods):

@@ -41,8 +41,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..clock import DUTY_WINDOWS as W1_W2
-from ..clock import LAST_DAY, cutoff_1313, period_index
+from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
+from ..clock import LAST_DAY, cutoff_1313, duty_window
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
@@ -50,15 +50,7 @@ from ..events import CharacterFact
 from ..state import GameState, Player
 from .base import ActionHandler, ListedJokers
 
-#: W1 and W2 (R3.8), numbered 1 and 2
-DUTY_WINDOWS: dict[int, tuple[int, int]] = dict(enumerate(W1_W2, 1))
 FAILED = ("failed", "missing")
-
-
-def duty_window(day: int) -> int | None:
-    """1 for W1, 2 for W2, ``None`` outside both."""
-    index = period_index(day, W1_W2)
-    return None if index is None else index + 1
 
 
 class Chucky(ListedJokers):

@@ -45,8 +45,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..clock import DUTY_WINDOWS as W1_W2
-from ..clock import LAST_DAY, cutoff_1313, period_index
+from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
+from ..clock import LAST_DAY, cutoff_1313, duty_window
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
@@ -54,17 +54,9 @@ from ..events import CharacterFact
 from ..state import GameState, Player, Trial
 from .base import ActionHandler, Character
 
-#: W1 and W2 (R3.8), numbered 1 and 2
-DUTY_WINDOWS: dict[int, tuple[int, int]] = dict(enumerate(W1_W2, 1))
 #: the defence windows (R7.3.2)
 DEFENCE_WINDOWS: tuple[tuple[int, int], ...] = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13))
 FAILED = ("failed", "missing")
-
-
-def duty_window(day: int) -> int | None:
-    """1 for W1, 2 for W2, ``None`` outside both."""
-    index = period_index(day, W1_W2)
-    return None if index is None else index + 1
 
 
 class DevilsAdvocate(Character):
