@@ -652,12 +652,6 @@ def test_dst_spring_trial_window_is_24_elapsed_hours() -> None:
 # =====================================================================================
 # A9 grace_N with sleep and the Decorators (odd house-rule combinations)
 # =====================================================================================
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with A9 grace_30 an item sent at J3 00:10 counts for J2 (items_sent uses "
-    "action_day) but the J2 check already ran at J3 00:00, so the Decorator is unmasked for "
-    "J2 although his item counts for J2 (R7.6.3, A9).",
-)
 def test_grace_item_after_midnight_saves_the_decorator() -> None:
     game = new_game(cast=DECO_CAST, ronde=DECO_RONDE, options={"A9": "grace_30"})
     do(game, "send_items", "Deb", "J2 10:00", to="Mj", items=["item_cards"])
@@ -666,12 +660,6 @@ def test_grace_item_after_midnight_saves_the_decorator() -> None:
     assert game.state.players["Dex"].masked
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with A9 grace_30 the quota uses the action day but the sleep check uses the "
-    "calendar day: at J3 00:10 (counts for J2, awake) a player asleep on J3 is refused "
-    "'asleep', and at J4 00:10 (counts for J3, asleep) he may complain (R7.13.5, A9).",
-)
 def test_grace_sleep_follows_the_action_day() -> None:
     game = new_game(options={"A9": "grace_30"})
     do(game, "put_to_sleep", "Cid", "J2 09:00", player="Ana")

@@ -14,6 +14,7 @@ every time shown, in Europe/Paris.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -65,6 +66,38 @@ def day_of(start: date, t: datetime) -> int:
     """Return the game day number of instant ``t`` (0 or less before J1, 14+ after J13)."""
     local = t.astimezone(PARIS).date()
     return (local - start).days + 1
+
+
+def grace(options: Mapping[str, str]) -> timedelta:
+    """The grace after midnight of house rule A9: N minutes under ``grace_N``, else 0."""
+    value = options.get("A9", "midnight")
+    if value.startswith("grace_"):
+        return timedelta(minutes=int(value.split("_")[1]))
+    return timedelta(0)
+
+
+def counting_start(start: date, n: int, options: Mapping[str, str]) -> datetime:
+    """When day J*n* starts counting (R3.1, A9): J*n* 00:00, plus the grace of
+    ``grace_N`` from J2 on (there is no J0 to give J1's first minutes to).
+
+    ``counting_start(n + 1)`` is thus the end of J*n*: every check that a rule places
+    at the end of J*n* runs then (``n + 1 = 14`` is the end of J13)."""
+    if n <= 1:
+        return day_start(start, n)
+    return elapsed(day_start(start, n), grace(options))
+
+
+def counting_day(start: date, t: datetime, options: Mapping[str, str]) -> int:
+    """The game day instant ``t`` counts for (R3.1, R3.2, A9): its calendar day, except
+    that under ``grace_N`` the first N minutes after midnight count for the day before.
+
+    The one notion of "today" of the rules: quotas, every daily power and duty, every
+    window and every end-of-day check use it, so that ``counting_start(n) <= t <
+    counting_start(n + 1)`` exactly when ``counting_day(t) == n``."""
+    n = day_of(start, t)
+    if n >= 2 and t < counting_start(start, n, options):
+        return n - 1
+    return n
 
 
 def at_clock(start: date, n: int, hour: int, minute: int) -> datetime:

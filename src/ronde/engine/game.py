@@ -262,7 +262,8 @@ class Game:
         if not g.cutoff_done:
             due.append((cutoff_1313(g.start), 1, 0))
         if g.days_closed < LAST_DAY:
-            due.append((day_start(g.start, g.days_closed + 2), 2, g.days_closed + 1))
+            # the end of the day (A9: N minutes after midnight under ``grace_N``)
+            due.append((g.day_start(g.days_closed + 2), 2, g.days_closed + 1))
         if not g.play_ended:
             due.append((g.end_of_play(), 3, 0))
         return min(due) if due else None

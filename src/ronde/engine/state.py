@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any, TypeVar, cast
 
-from .clock import TRIAL_WINDOW, cutoff_1313, day_of, day_start, elapsed
+from .clock import TRIAL_WINDOW, counting_day, counting_start, cutoff_1313, elapsed
 from .items import ItemCatalog
 from .names import fold_name
 from .options import option
@@ -180,14 +180,18 @@ class GameState:
 
     # -- time ---------------------------------------------------------------
     def day(self, t: datetime | None = None) -> int:
-        """The game day of ``t`` (default: the state's clock)."""
+        """The game day ``t`` (default: the state's clock) counts for: its calendar day,
+        or the day before in the first N minutes after midnight under A9 ``grace_N``
+        (:func:`~ronde.engine.clock.counting_day`, the rules' one notion of "today")."""
         when = t if t is not None else self.clock
         if when is None:
             return 0
-        return day_of(self.start, when)
+        return counting_day(self.start, when, self.options)
 
     def day_start(self, n: int) -> datetime:
-        return day_start(self.start, n)
+        """When day J*n* starts counting; ``day_start(n + 1)`` is the end of J*n*, when
+        its end-of-day checks run (J*n+1* 00:00, plus N minutes under ``grace_N``)."""
+        return counting_start(self.start, n, self.options)
 
     def opt(self, rid: str) -> str:
         """The value of house rule ``rid`` for this game."""
@@ -229,16 +233,12 @@ class GameState:
         return [t for t in self.trials if t.status == "open"]
 
     def end_of_play(self) -> datetime:
-        """When play stops (A12): J13 24:00 by default, J13 13:13 with ``1313_*``."""
+        """When play stops (A12): the end of J13 (J13 24:00, plus the grace of A9) by
+        default, J13 13:13 with ``1313_*``."""
         if self.opt("A12").startswith("1313"):
             return cutoff_1313(self.start)
-        return day_start(self.start, 14)
+        return self.day_start(14)
 
     def action_day(self, t: datetime) -> int:
-        """The day an action at ``t`` counts for (R5.15; A9 ``grace_N`` moves the first
-        N minutes after midnight to the previous day)."""
-        value = self.opt("A9")
-        if value.startswith("grace_"):
-            minutes = int(value.split("_")[1])
-            return day_of(self.start, elapsed(t, -timedelta(minutes=minutes)))
-        return day_of(self.start, t)
+        """The day an action at ``t`` counts for (R5.15, A9): the same as :meth:`day`."""
+        return self.day(t)
