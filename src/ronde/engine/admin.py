@@ -223,6 +223,11 @@ def settle_end(ctx: Context) -> None:
                 f"Enquête juste du chœur (J{day} : {g.pseudo(seat)} est {french_name(character)})",
                 "R9.8",
             )
+    for line in g.flags.get("chorus_held", []):  # A64 ``at_end``: every other chorus point
+        for s in chorus_at_end:
+            ctx.award(
+                s, line.points, f"{line.reason} (payé en fin de partie, A64)", line.rule, line.trial
+            )
     if g.first_right_guess is not None:
         ctx.award(g.first_right_guess, 200, "Première Ronde devinée en entier", "R9.16")
     first_day = 1 if g.opt("A68") == "j1_to_j13" else 2

@@ -1,5 +1,10 @@
 """The chorus of the Unmasked: its daily vote and its actions (R8.5–R8.17, A63, A64).
 
+The members an action pays are handed to its executor (A64): those of the decision
+(``at_decision``), of the execution (``at_execution``), or, under ``at_end``, the
+chorus itself (``CHORUS``): every point paid to it is held back and paid at the end
+of the game to the chorus of that moment (``admin.settle_end``).
+
 The core offers ``investigate``; each other action lives in the character module
 that hands it down (its ``chorus_actions`` hook) and becomes available when that
 module adds its name to ``g.flags["chorus_actions"]`` (on its holder's unmasking).
@@ -19,7 +24,7 @@ from .errors import RuleViolation
 from .events import ChorusDecided, ChorusVoted, InvestigationMade, SecretaryAppointed
 from .names import resolve_character
 from .ronde import slot_live
-from .state import GameState
+from .state import CHORUS, GameState
 from .trials import player_seat, running
 
 #: action -> (validate args at vote time, carry out at the start of the next day)
@@ -171,7 +176,13 @@ def _decide_group(
             tie_break=tie_break,
         )
     )
-    paid = members if g.opt("A64") == "at_decision" else tuple(sorted(g.chorus()))
+    mode = g.opt("A64")
+    if mode == "at_end" and action != "investigate":
+        # held back and paid at the end of the game to the chorus then (A64, settle_end):
+        # the payee is the chorus itself; an investigation is scored at the end anyway
+        paid: tuple[str, ...] = (CHORUS,)
+    else:
+        paid = members if mode == "at_decision" else tuple(sorted(g.chorus()))
     CHORUS_ACTIONS[action][1](ctx, args, paid, day + 1)
 
 

@@ -150,9 +150,20 @@ def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
 
 
 def _points(g: GameState, e: PointsAwarded) -> None:
+    if e.player == CHORUS:  # A64 ``at_end``: held back, paid at the end of the game
+        g.flags.setdefault("chorus_held", []).append(
+            ScoreLine(e.points, e.reason, e.rule, e.at, e.trial)
+        )
+        return
     p = g.players[e.player]
     p.lines.append(ScoreLine(e.points, e.reason, e.rule, e.at, e.trial))
     p.points += e.points
+
+
+def _learned(g: GameState, e: IdentityLearned) -> None:
+    g.players[e.player].learned[e.other] = e.character
+    if e.player in g.flags.get("public_channel", ()):  # told on the FV (R7.14.1)
+        g.flags.setdefault("public_identities", {})[e.other] = e.character
 
 
 def _constraint(g: GameState, e: ConstraintRecorded) -> None:
@@ -265,7 +276,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     Transfigured: _transfigured,
     RondeGuessed: _guess,
     PlayerReplaced: _replaced,
-    IdentityLearned: lambda g, e: g.players[e.player].learned.__setitem__(e.other, e.character),
+    IdentityLearned: _learned,
     MessageSent: _message,
     DayClosed: lambda g, e: setattr(g, "days_closed", e.day),
     CutoffPassed: _set("cutoff_done", True),

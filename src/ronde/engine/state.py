@@ -229,6 +229,12 @@ class GameState:
             return self.trials[number - 1]
         return None
 
+    def anonymous_to_others(self, author: str, anonymous: bool) -> bool:
+        """Whether an action ``author`` filed as ``anonymous`` stays anonymous to the other
+        players and the public: not when his channel is public (the Diva's anonymous
+        complaints and openings are announced as hers, R7.14.1, R5.5)."""
+        return anonymous and author not in self.flags.get("public_channel", ())
+
     def open_trials(self) -> list[Trial]:
         return [t for t in self.trials if t.status == "open"]
 

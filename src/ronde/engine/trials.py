@@ -507,7 +507,7 @@ def unmask_by_trial(ctx: Context, seat: str, t: Trial) -> bool:
 
 def _announce_end(ctx: Context, t: Trial, status: str) -> None:
     g = ctx.g
-    anonymous = sum(1 for c in t.complaints if c.anonymous)
+    anonymous = sum(1 for c in t.complaints if g.anonymous_to_others(c.author, c.anonymous))
     nulls = sum(1 for c in t.complaints if c.null)
     text = f"Procès n°{t.number} : {STATUS_FR.get(status, status)}."
     null_notice = status in ("just", "unjust") and bool(nulls) and quorum_count(g, t) >= 4

@@ -383,7 +383,8 @@ class Destiny(Character):
             or not slot_live(g, target)
             or not all(g.players[s].active for s in accused)
         ):
-            ctx.tell(list(members), "cut_thread_void", "Le fil du destin ne peut pas être tranché.")
+            told = sorted(g.chorus())  # the members now (``members`` may be the chorus, A64)
+            ctx.tell(told, "cut_thread_void", "Le fil du destin ne peut pas être tranché.")
             return
         for t in g.open_trials():
             if set(t.accused) == set(accused) and t.supposed == target and ctx.now < t.deadline:

@@ -336,6 +336,7 @@ class Prompter(Character):
     ) -> None:
         """Carried out at J*n+1* 00:00 (R8.17): the test of R7.2.3 on J*n*'s Rehearsals."""
         g = ctx.g
+        told = sorted(g.chorus())  # the members now (``members`` may be the chorus, A64)
         named = str(args["player"])
         right = bool(args.get("theme_found")) and was_extra_on(g, named, day - 1)
         drawn: list[str] = []
@@ -354,7 +355,7 @@ class Prompter(Character):
         if right:
             unmask_found(ctx, drawn, members, each)
         ctx.tell(
-            list(members),
+            told,
             "candle_result",
             "Bougie soufflée : le Figurant est démasqué."
             if right
