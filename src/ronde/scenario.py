@@ -20,6 +20,7 @@ from .engine.commands import Command
 from .engine.errors import CODES, RuleViolation
 from .engine.game import Game, all_actions
 from .engine.names import nearest, resolve_character
+from .engine.options import validate_options
 from .engine.state import GameState
 from .engine.trials import legal_targets
 from .engine.views import public_identities
@@ -106,6 +107,38 @@ def _step_lines(text: str) -> list[int | None]:
     return []
 
 
+def _option_lines(text: str) -> tuple[int | None, dict[str, int]]:
+    """The line of ``game.options`` and of each of its keys (1-based), for errors."""
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return None, {}
+    node: yaml.Node | None = root
+    for name in ("game", "options"):
+        if not isinstance(node, yaml.MappingNode):
+            return None, {}
+        node = next((v for k, v in node.value if getattr(k, "value", None) == name), None)
+    if node is None:
+        return None, {}
+    keys = node.value if isinstance(node, yaml.MappingNode) else []
+    return node.start_mark.line + 1, {str(k.value): k.start_mark.line + 1 for k, _ in keys}
+
+
+def _options(raw: object, text: str, path: Path) -> dict[str, Any]:
+    """``game.options``, each house rule checked (an unknown id or value names its line)."""
+    line, lines = _option_lines(text)
+    if not raw:
+        return {}
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, line, "game.options doit être un dictionnaire (A9: grace_15 …)")
+    for key, value in raw.items():
+        try:
+            validate_options({key: value})
+        except RuleViolation as rv:
+            raise ScenarioError(path, lines.get(str(key), line), rv.message) from None
+    return dict(raw)
+
+
 def _time(value: object, start: date, path: Path, line: int | None) -> datetime:
     if isinstance(value, datetime):
         aware = value if value.tzinfo else value.replace(tzinfo=PARIS)
@@ -166,7 +199,7 @@ def load(path: Path) -> Scenario:
         cast={str(k): str(v) for k, v in cast.items()},
         ronde=[str(c) for c in ronde],
         game_masters=[str(m) for m in game.get("game_masters") or ["Mj"]],
-        options=dict(game.get("options") or {}),
+        options=_options(game.get("options"), text, path),
         seed=int(game.get("seed", 0) or 0),
     )
     previous: datetime | None = None

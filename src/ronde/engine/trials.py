@@ -432,9 +432,12 @@ def file_complaint(
 
 
 def quorum_count(g: GameState, t: Trial) -> int:
-    """Valid complaints that count towards the quorum of 4 (R4.6, A15)."""
+    """Valid complaints that count towards the quorum of 4 (R4.6, A15; the Diva's
+    anonymous ones are public, R7.14.1)."""
     public_only = g.opt("A15") == "public_only"
-    return sum(1 for c in t.valid() if not (public_only and c.anonymous))
+    return sum(
+        1 for c in t.valid() if not (public_only and g.anonymous_to_others(c.author, c.anonymous))
+    )
 
 
 def check_quorum(ctx: Context, t: Trial) -> None:
