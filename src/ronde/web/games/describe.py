@@ -50,7 +50,8 @@ def describe(e: ev.Event, start: object = None) -> str:
         case ev.UnofficiallyUnmasked():
             return f"{e.player} démasqué officieusement ({e.cause})."
         case ev.PointsAwarded():
-            return f"{e.player} {e.points:+d} : {e.reason} [{e.rule}]."
+            who = "le chœur (payé en fin de partie, A64)" if e.player == "chorus" else e.player
+            return f"{who} {e.points:+d} : {e.reason} [{e.rule}]."
         case ev.ConstraintRecorded():
             met = "respectée" if e.met else "NON respectée"
             return f"Contrainte de {e.player} au J{e.day} : {met}."
