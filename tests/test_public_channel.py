@@ -97,3 +97,30 @@ def test_a_secret_told_to_the_diva_is_public_and_one_told_to_others_is_not() -> 
         assert known.get("Viv") == "diva"
         seen.add(told_her)
     assert seen == {True, False}
+
+
+def test_the_diva_given_a_new_extra_mask_has_a_private_channel_again() -> None:
+    game = _game()
+    _act(game, "Ana", "J2 10:00", "open_trial", against="Viv", **{"as": "diva"})
+    for i, by in enumerate(("Bob", "Cid", "Dan", "Eve")):
+        _act(game, by, f"J2 1{i + 1}:00", "complain", trial=1)
+    _act(game, "Mj", "J3 08:00", "record_constraint", player="Ida", day=2, met=False)
+    _act(game, "Fay", "J3 10:00", "open_trial", against="Viv", **{"as": "diva"})
+    for i, by in enumerate(("Bob", "Cid", "Dan", "Eve")):
+        _act(game, by, f"J3 1{i + 1}:00", "complain", trial=2)
+    assert not game.state.players["Viv"].masked
+    _act(game, "Mj", "J3 15:00", "announce", trial=1)
+    _act(game, "Mj", "J3 15:01", "announce", trial=2)
+    _act(game, "Mj", "J3 16:00", "transfigure", player="Viv")
+    _act(game, "Jon", "J4 10:00", "open_trial", against="Bob", **{"as": "woody"})
+    _act(game, "Viv", "J4 11:00", "complain", trial=3, anonymous=True)
+    since = parse_time("J3 16:00", START)
+    assert not any(
+        at >= since and public and "Viv" in text
+        for at, _to, _k, text, _d, public in game.state.messages
+    )
+    for viewer in ("public", "Ana"):
+        trial = view(game.state, viewer)["trials"][2]
+        assert trial["complaints"] == []
+        assert view(game.state, viewer)["known"].get("Viv") != "extra"
+    assert view(game.state, "Viv")["trials"][2]["complaints"][0]["anonymous"] is True

@@ -105,6 +105,14 @@ def _check_page(
         hidden = {c["author"] for c in t["complaints"] if c["anonymous"]}
         if t["anonymous"]:
             hidden.add(t["opener"])
+        # the Diva's "anonymous" actions are announced as hers on the FV (R7.14.1)
+        visible |= {
+            q
+            for m in gm.get("messages", ())
+            if m["public"] and m["kind"] == "diva_anonymous"
+            for q in hidden
+            if f"({q})" in m["text"] and re.search(rf"n°{t['number']}\b", m["text"])
+        }
         for author in hidden - visible - {viewer}:
             assert not _mentions(section, author), f"{where}: trial {t['number']} names {author}"
     # 3. the Ronde order

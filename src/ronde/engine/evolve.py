@@ -91,6 +91,8 @@ def _trial_opened(g: GameState, e: TrialOpened) -> None:
     )
     if e.kind:
         t.flags["right"] = e.kind  # the anonymous right used to open it (R5.8)
+    if e.anonymous and e.opener in g.flags.get("public_channel", ()):
+        t.flags["public_opener"] = True  # announced as the Diva's (R7.14.1)
     g.trials.append(t)
     if e.opener != CHORUS:
         p = g.players[e.opener]
@@ -115,6 +117,8 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
             kind=e.kind,
         )
     )
+    if e.anonymous and e.author in g.flags.get("public_channel", ()):
+        t.flags.setdefault("public_anonymous", set()).add(e.author)  # the Diva's (R7.14.1)
     if e.author != CHORUS:
         p = g.players[e.author]
         if e.quota:
@@ -202,6 +206,9 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     p.character = "extra"
     p.new_extra = True
     p.transfigured_day = g.day(e.at)
+    # a new mask is secret: what the MJs send him is private again (R7.14.1 was the Diva's)
+    if e.player in g.flags.get("public_channel", ()):
+        g.flags["public_channel"] = [s for s in g.flags["public_channel"] if s != e.player]
     # what the public learned stays: the new mask is told to him only (A67)
     p.told_targets = set()
     g.holders.setdefault("extra", []).append(e.player)

@@ -73,6 +73,14 @@ class Trial:
     def complained(self, seat: str) -> bool:
         return any(c.author == seat for c in self.complaints)
 
+    def anonymous_to_others(self, c: Complaint | None = None) -> bool:
+        """Whether its opening (``c`` is ``None``) or complaint ``c`` stays anonymous to the
+        other players and the public: an anonymous one, unless its author's channel was
+        public when he filed it (the Diva's are announced as hers, R7.14.1, R5.5)."""
+        if c is None:
+            return self.anonymous and not self.flags.get("public_opener", False)
+        return c.anonymous and c.author not in self.flags.get("public_anonymous", ())
+
 
 @dataclass(slots=True)
 class ScoreLine:
@@ -228,12 +236,6 @@ class GameState:
         if 1 <= number <= len(self.trials):
             return self.trials[number - 1]
         return None
-
-    def anonymous_to_others(self, author: str, anonymous: bool) -> bool:
-        """Whether an action ``author`` filed as ``anonymous`` stays anonymous to the other
-        players and the public: not when his channel is public (the Diva's anonymous
-        complaints and openings are announced as hers, R7.14.1, R5.5)."""
-        return anonymous and author not in self.flags.get("public_channel", ())
 
     def open_trials(self) -> list[Trial]:
         return [t for t in self.trials if t.status == "open"]

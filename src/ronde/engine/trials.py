@@ -435,9 +435,7 @@ def quorum_count(g: GameState, t: Trial) -> int:
     """Valid complaints that count towards the quorum of 4 (R4.6, A15; the Diva's
     anonymous ones are public, R7.14.1)."""
     public_only = g.opt("A15") == "public_only"
-    return sum(
-        1 for c in t.valid() if not (public_only and g.anonymous_to_others(c.author, c.anonymous))
-    )
+    return sum(1 for c in t.valid() if not (public_only and t.anonymous_to_others(c)))
 
 
 def check_quorum(ctx: Context, t: Trial) -> None:
@@ -510,7 +508,7 @@ def unmask_by_trial(ctx: Context, seat: str, t: Trial) -> bool:
 
 def _announce_end(ctx: Context, t: Trial, status: str) -> None:
     g = ctx.g
-    anonymous = sum(1 for c in t.complaints if g.anonymous_to_others(c.author, c.anonymous))
+    anonymous = sum(1 for c in t.complaints if t.anonymous_to_others(c))
     nulls = sum(1 for c in t.complaints if c.null)
     text = f"Procès n°{t.number} : {STATUS_FR.get(status, status)}."
     null_notice = status in ("just", "unjust") and bool(nulls) and quorum_count(g, t) >= 4

@@ -47,7 +47,7 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
         shown_status = "concluded" if pending else t.status
     complaints = []
     for c in t.complaints:
-        anonymous = g.anonymous_to_others(c.author, c.anonymous)  # the Diva's: R7.14.1
+        anonymous = t.anonymous_to_others(c)  # the Diva's are hers: R7.14.1
         if anonymous and c.author != viewer:
             continue
         complaints.append(
@@ -64,10 +64,10 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
         "supposed_fr": french_name(t.supposed),
         "opener": (
             None
-            if g.anonymous_to_others(t.opener, t.anonymous) and t.opener != viewer
+            if t.anonymous_to_others() and t.opener != viewer
             else ("chœur" if t.opener == CHORUS else g.pseudo(t.opener))
         ),
-        "anonymous": g.anonymous_to_others(t.opener, t.anonymous),
+        "anonymous": t.anonymous_to_others(),
         "opened": format_time(g.start, t.opened_at),
         "deadline": format_time(g.start, t.deadline),
         # a verdict is public once the game masters announce it (R4.8): until then the
@@ -77,9 +77,7 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
         "arguments": t.arguments,
     }
     if ended and not pending:
-        out["anonymous_published"] = sum(
-            1 for c in t.complaints if g.anonymous_to_others(c.author, c.anonymous)
-        )
+        out["anonymous_published"] = sum(1 for c in t.complaints if t.anonymous_to_others(c))
         nulls = sum(1 for c in t.complaints if c.null)
         if t.concluded and nulls and quorum_count(g, t) >= 4:  # R5.13, A19
             out["null_notice"] = nulls if g.opt("A19") == "count" else True
