@@ -38,7 +38,7 @@ from rapidfuzz import fuzz
 
 from ..engine.names import french_name
 from .names import NameMatch, Roster, characters_mentioned, match_character
-from .thread import Diagnostic, Post, Thread, fold_text, read_thread
+from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
 
 REHEARSAL_LINES = (3, 20)
 
@@ -369,8 +369,30 @@ def parse_thread(
 
     ``start`` (the game's J1) lets the copy date come from the page header when
     ``today`` is not given."""
+    return parse_pages(
+        [text_or_html],
+        game_view,
+        today=today,
+        trial=trial,
+        game_masters=game_masters,
+        start=start,
+    )
+
+
+def parse_pages(
+    pages: Iterable[str],
+    game_view: Mapping[str, Any] | None,
+    *,
+    today: date | None = None,
+    trial: int | None = None,
+    game_masters: Iterable[str] = (),
+    start: date | None = None,
+) -> ParseResult:
+    """Like :func:`parse_thread` for pages of one thread given apart (saved pages
+    uploaded together): each is read on its own, then put in order by its page
+    number; a missing page is reported."""
     try:
-        return _parse_thread(text_or_html, game_view, today, trial, list(game_masters), start)
+        return _parse_thread(list(pages), game_view, today, trial, list(game_masters), start)
     except Exception as exc:  # a parser never crashes: bad input gives a diagnostic
         thread = Thread(title=None, posts=[], source="text")
         problem = Diagnostic("error", f"lecture impossible : {exc.__class__.__name__} : {exc}")
@@ -378,7 +400,7 @@ def parse_thread(
 
 
 def _parse_thread(
-    text_or_html: str,
+    pages: list[str],
     game_view: Mapping[str, Any] | None,
     today: date | None,
     trial: int | None,
@@ -386,8 +408,9 @@ def _parse_thread(
     start: date | None = None,
 ) -> ParseResult:
     game = _game(game_view, gms)
-    thread = read_thread(
-        str(text_or_html), today=today, known_names=game.roster.players + gms, start=start
+    names = game.roster.players + gms
+    thread = merge_threads(
+        read_thread(str(text), today=today, known_names=names, start=start) for text in pages
     )
     diagnostics = list(thread.diagnostics)
     missing = thread.missing_pages()

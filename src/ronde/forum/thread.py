@@ -819,3 +819,34 @@ def _text_blocks(
         i += 1
     flush()
     return blocks, maybe, labels
+
+
+def merge_threads(threads: Iterable[Thread]) -> Thread:
+    """Pages of one thread read apart, as one thread: in the order of their page
+    numbers (pages without a pager keep their place), each post once; a page
+    given twice is reported, as are missing pages (:meth:`Thread.missing_pages`)."""
+    items = list(threads)
+    if len(items) == 1:
+        return items[0]
+    ordered = sorted(enumerate(items), key=lambda it: (it[1].first_page, it[0]))
+    title = next((t.title for _, t in ordered if t.title), None)
+    merged = Thread(title=title, posts=[], source=ordered[0][1].source if ordered else "text")
+    seen_pages: set[int] = set()
+    for _, t in ordered:
+        for k in t.pages:
+            if k in seen_pages:
+                merged.diagnostics.append(Diagnostic("info", f"page {k} donnée deux fois"))
+            elif k not in merged.pages:
+                merged.pages.append(k)
+            seen_pages.add(k)
+        merged.posts.extend(t.posts)
+        merged.diagnostics.extend(d for d in t.diagnostics if d.level != "error" or not t.posts)
+        merged.page_count = max(merged.page_count or 0, t.page_count or 0) or None
+        merged.town_day = merged.town_day or t.town_day
+        merged.today = merged.today or t.today
+        if t.title and title and fold_text(t.title) != fold_text(title):
+            merged.diagnostics.append(
+                Diagnostic("warning", f"pages de sujets différents : « {title} » et « {t.title} »")
+            )
+    _dedupe(merged)
+    return merged
