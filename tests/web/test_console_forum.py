@@ -302,3 +302,45 @@ def test_a_broken_template_falls_back_with_a_warning(client: Any, world: World, 
     assert ForumTemplate.objects.filter(game=world.game).count() == 1
     html = client.get(url(world, "a-poster")).content.decode()
     assert "Modèle en erreur" in html
+
+
+def test_a_step_that_changes_the_record_shows_its_preview_first(
+    client: Any, world: World, clock: Any
+) -> None:
+    gm_client(client, world)
+    clock("J2 18:00")
+    g = world.game
+    service.record(
+        g, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"}, at=at("J2 10:00")
+    )
+    for who, when in (
+        ("Hal", "J2 10:15"),
+        ("Gus", "J2 11:15"),
+        ("Fay", "J2 12:15"),
+        ("Jo", "J2 14:00"),
+    ):
+        assert service.record(g, None, "complain", who, {"trial": 1}, at=at(when)).ok
+    # Kim's complaint, posted at 13:00, was missed: it is the 4th, the verdict moves
+    spec = ThreadSpec(
+        name="k",
+        title="Procès : Bob est Woody !",
+        posts=[
+            TRIAL.posts[0],
+            complaint("Hal", "2 déc. 2026, 10:15"),
+            complaint("Kim", "2 déc. 2026, 13:00"),
+            complaint("Jo", "2 déc. 2026, 14:00"),
+        ],
+    )
+    data = rows(read(client, world, page_text(spec, 1, 1)))
+    assert [k for k in data if k.endswith("-ok")] == ["s1-ok"]  # only Kim's is new
+    res = client.post(url(world, "forum"), data)
+    html = res.content.decode()
+    assert "change ce qui est déjà enregistré" in html
+    assert "Événements qui disparaissent" in html
+    assert not Action.objects.filter(game=g, by="Kim").exists()
+    res = client.post(url(world, "forum"), rows_hidden(html))
+    assert res.status_code == 302
+    kim = Action.objects.get(game=g, by="Kim")
+    assert kim.at == at("J2 13:00")
+    trial = service.view_for(g, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Hal", "Gus", "Fay", "Kim", "Jo"]

@@ -29,7 +29,7 @@ from ronde.forum.render import (
     message_key,
     render,
 )
-from ronde.forum.thread import Post, read_thread
+from ronde.forum.thread import Post, fold_pseudo, read_thread
 
 from . import service
 from .models import Action, ForumTemplate, Game, Posting
@@ -283,6 +283,10 @@ class Helper:
     evidence: list[str]
     judged: str = ""
 
+    @property
+    def character_fr(self) -> str:
+        return french_name(self.character)
+
 
 HELPED = {"alice", "seer", "prompter", "mime", *checks.AREAS}
 
@@ -303,14 +307,20 @@ def helpers(
     registre: Mapping[str, str] | None = None,
     judged: Mapping[tuple[str, int], str] | None = None,
 ) -> list[Helper]:
-    """Suggestions for the masked players whose Character a helper can read."""
+    """Suggestions for the masked players whose Character a helper can read, among
+    those who posted on the page (or whose constraint is to judge today)."""
     out: list[Helper] = []
     judged = judged or {}
+    authors = {fold_pseudo(p.author) for p in posts}
     for p in v["players"]:
         character = str(p.get("character") or "")
         if not p.get("masked") or character not in HELPED:
             continue
         pseudo = str(p["pseudo"])
+        if fold_pseudo(pseudo) not in authors and not (
+            p.get("constraint_today") and day == v.get("day")
+        ):
+            continue
         h = _suggest(character, pseudo, posts, start, day, sentence, registre or {})
         if h is not None:
             h.judged = judged.get((pseudo, day), "")
