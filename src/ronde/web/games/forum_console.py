@@ -91,6 +91,9 @@ class Step:
     new_trial: str = ""
     recorded: str = ""
     problem: str = ""
+    #: the whole source post as read (its time as the forum shows it, its text)
+    time_text: str = ""
+    source: str = ""
 
     @property
     def label(self) -> str:
@@ -166,6 +169,8 @@ def _step(n: int, prop: Proposal, start: date, new: str, post: Post | None) -> S
         notes=list(prop.notes),
         checked=prop.sure,
         new_trial=new,
+        time_text=post.time_text if post is not None else "",
+        source=post.text[:4000] if post is not None else "",
     )
 
 

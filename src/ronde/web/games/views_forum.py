@@ -27,6 +27,7 @@ from .models import Action, ForumTemplate, Game, GameMaster, Request
 from .views_gm import _diff_rows
 
 MAX_UPLOAD = 5 * 1024 * 1024
+MAX_FILES = 30
 
 
 def _characters() -> list[tuple[str, str]]:
@@ -64,6 +65,9 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
     pages: list[str] = []
     uploads = request.FILES.getlist("files")
     problems: list[str] = []
+    if len(uploads) > MAX_FILES:
+        problems.append(f"{len(uploads)} fichiers : seuls les {MAX_FILES} premiers sont lus")
+        uploads = uploads[:MAX_FILES]
     for f in uploads:
         if f.size is not None and f.size > MAX_UPLOAD:
             problems.append(f"{f.name} : fichier trop gros (5 Mo au plus)")
