@@ -29,7 +29,7 @@ from ronde.forum.render import (
     message_key,
     render,
 )
-from ronde.forum.thread import Post, fold_pseudo, read_thread
+from ronde.forum.thread import Diagnostic, Post, fold_pseudo, read_thread
 
 from . import service
 from .models import Action, ForumTemplate, Game, Posting
@@ -64,6 +64,31 @@ def parse(
 
 def _gm_names(game: Game) -> list[str]:
     return list(game.game_masters.values_list("name", flat=True))
+
+
+_CLI_HINTS = (
+    ("(--trial N pour le lire comme un Procès)", "(option « Lire comme le Procès n° »)"),
+    (": indiquez-le avec --trial", ": choisissez-le dans « Lire comme le Procès n° »"),
+    ("(--today)", "(option « Date de la copie »)"),
+)
+
+
+def console_message(text: str) -> str:
+    """A reader's message with the command line's hints put as the page's options."""
+    for cli, page in _CLI_HINTS:
+        text = text.replace(cli, page)
+    return text
+
+
+def diagnostic_text(d: Diagnostic) -> str:
+    """A reader's diagnostic for the page: where (post, line of the copy), then what."""
+    where = []
+    if d.post is not None:
+        where.append(f"message {d.post}")
+    if d.line is not None:
+        where.append(f"ligne {d.line} de la copie")
+    prefix = (", ".join(where) + " : ") if where else ""
+    return prefix + console_message(d.message)
 
 
 # -- steps ---------------------------------------------------------------------------------
@@ -322,9 +347,19 @@ def helpers(
         if not p.get("masked") or character not in HELPED:
             continue
         pseudo = str(p["pseudo"])
-        if fold_pseudo(pseudo) not in authors and not (
-            p.get("constraint_today") and day == v.get("day")
-        ):
+        if fold_pseudo(pseudo) not in authors:
+            if p.get("constraint_today") and day == v.get("day"):
+                out.append(
+                    Helper(
+                        pseudo,
+                        character,
+                        day,
+                        None,
+                        "aucun message de ce joueur sur cette page : rien à suggérer",
+                        [],
+                        judged.get((pseudo, day), ""),
+                    )
+                )
             continue
         h = _suggest(character, pseudo, posts, start, day, sentence, registre or {})
         if h is not None:

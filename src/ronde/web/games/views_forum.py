@@ -103,8 +103,9 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
             "thread": result.thread,
             "steps": steps,
             "count": len(steps),
-            "problems": problems + [str(d) for d in result.diagnostics if d.level != "info"],
-            "infos": [d.message for d in result.diagnostics if d.level == "info"],
+            "problems": problems
+            + [fc.diagnostic_text(d) for d in result.diagnostics if d.level != "info"],
+            "infos": [fc.diagnostic_text(d) for d in result.diagnostics if d.level == "info"],
             "ignored": result.ignored,
             "participation": fc.participation_rows(posts, game.start, fc._gm_names(game))
             if result.kind == "rehearsals"
