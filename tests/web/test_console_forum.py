@@ -344,3 +344,27 @@ def test_a_step_that_changes_the_record_shows_its_preview_first(
     assert kim.at == at("J2 13:00")
     trial = service.view_for(g, "game_master")["trials"][0]
     assert [c["author"] for c in trial["complaints"]] == ["Hal", "Gus", "Fay", "Kim", "Jo"]
+
+
+def test_a_posted_message_undone_by_a_correction_is_flagged(
+    client: Any, world: World, clock: Any
+) -> None:
+    gm_client(client, world)
+    clock("J2 18:00")
+    out = service.record(
+        world.game, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"}, at=at("J2 10:00")
+    )
+    assert out.ok and out.action is not None
+    html = client.get(url(world, "a-poster")).content.decode()
+    start = html.index("Sujet du Procès n°1")
+    import re
+
+    key = re.search(r'name="key" value="([0-9a-f]+)"', html[start:])
+    assert key is not None
+    client.post(url(world, "a-poster"), {"key": key.group(1)})
+    world.game.refresh_from_db()
+    token = service.preview_strike(world.game, out.action).token
+    assert service.strike(world.game, out.action, "erreur de saisie", world.gms["Mj"], token).ok
+    html = client.get(url(world, "a-poster")).content.decode()
+    assert "Postés puis changés par une correction" in html
+    assert "Sujet du Procès n°1 (Bob)" in html.split("Postés puis changés")[1]

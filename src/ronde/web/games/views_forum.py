@@ -23,7 +23,7 @@ from ronde.forum.render import render as render_message
 from . import forum_console as fc
 from . import service
 from .access import gm_page
-from .models import Action, ForumTemplate, Game, GameMaster, Request
+from .models import Action, ForumTemplate, Game, GameMaster, Posting, Request
 from .views_gm import _diff_rows
 
 MAX_UPLOAD = 5 * 1024 * 1024
@@ -331,6 +331,9 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     elif who:
         pending = [m for m in pending if who in m.recipients]
     recipients = sorted({r for m in items for r in m.recipients}, key=str.casefold)
+    keys = {m.key for m in items}
+    # posted, then changed or undone by a correction: the forum may need a correction too
+    gone = [p for p in Posting.objects.filter(game=game).order_by("posted_at") if p.key not in keys]
     return render(
         request,
         "games/gm_post.html",
@@ -343,6 +346,7 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "recipients": recipients,
             "who": who,
             "n_pending": len([m for m in items if m.posting is None]),
+            "gone": gone,
         },
     )
 
