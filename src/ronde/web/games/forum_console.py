@@ -9,6 +9,7 @@ before the last event, with its preview when it changes what was recorded).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -482,13 +483,29 @@ _TOPICS = {
 }
 
 
+#: rendered messages per game: (game version, templates) -> messages (one entry a game)
+_RENDERED: dict[int, tuple[tuple[str, tuple[tuple[str, str], ...]], list[ToPost]]] = {}
+
+
 def to_post(game: Game, user: Any = None) -> list[ToPost]:
     """Every public announcement and private message of the game, rendered in forum
     markup, in time order (the order to post), each with its posting if marked."""
     eng = service.current(game, user)
-    ctx = ForumContext.from_game(eng)
-    tpl = templates_for(game)
+    game.refresh_from_db(fields=["version"])
+    overrides = game_templates(game)
+    key = (game.version, tuple(sorted(overrides.items())))
+    cached = _RENDERED.get(game.pk)
+    if cached is not None and cached[0] == key:
+        rendered = cached[1]
+    else:
+        rendered = _render_all(eng, load_templates(overrides=overrides))
+        _RENDERED[game.pk] = (key, rendered)
     postings = {p.key: p for p in Posting.objects.filter(game=game).select_related("posted_by")}
+    return [dataclasses.replace(m, posting=postings.get(m.key)) for m in rendered]
+
+
+def _render_all(eng: Any, tpl: Templates) -> list[ToPost]:
+    ctx = ForumContext.from_game(eng)
     out = []
     for m in forum_messages(eng):
         recipients = [ctx.pseudo(s) for s in m.get("to") or ()]
@@ -496,7 +513,6 @@ def to_post(game: Game, user: Any = None) -> list[ToPost]:
         if not public and not recipients:
             continue  # a note to the game masters: nothing to post
         r = render(m, tpl, ctx)
-        key = message_key(m)
         data = m.get("data") or {}
         trial = data.get("trial") if isinstance(data, dict) else None
         if public:
@@ -509,7 +525,7 @@ def to_post(game: Game, user: Any = None) -> list[ToPost]:
             where = "MP à " + ", ".join(recipients)
         out.append(
             ToPost(
-                key=key,
+                key=message_key(m),
                 when=ctx.when(m.get("at")),
                 at=str(m.get("at", "")),
                 public=public,
@@ -518,7 +534,6 @@ def to_post(game: Game, user: Any = None) -> list[ToPost]:
                 text=r.text,
                 problem=r.problem,
                 recipients=recipients,
-                posting=postings.get(key),
             )
         )
     return out
