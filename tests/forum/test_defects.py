@@ -406,3 +406,25 @@ def test_a_long_thread_is_read_whole() -> None:
     text = "".join(page_text(spec, k, 30) for k in range(1, 31))
     thread = read_thread(text)
     assert len(thread.posts) == 300 and thread.pages == list(range(1, 31))
+
+
+def test_cli_reads_the_pages_of_one_thread_together_in_any_order(tmp_path: Path) -> None:
+    from .conftest import FIXTURES
+
+    path = _game_file(tmp_path)
+    res = runner.invoke(
+        app,
+        [
+            "forum",
+            "parse",
+            "--game",
+            str(path),
+            str(FIXTURES / "trial_woody.p2.html"),
+            str(FIXTURES / "trial_woody.p1.html"),
+            "--apply",
+        ],
+    )
+    assert "Procès n°1 (à ouvrir)" in res.output
+    assert res.output.count("# Sujet :") == 1
+    trial = view(store.load_game(path).state, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]][:3] == ["Tartine", "Zorro", "Elodie"]

@@ -116,7 +116,8 @@ def parse_command(
     from .. import store
     from ..engine.views import view
     from .apply import apply_steps, number_new_trials
-    from .proposals import parse_thread
+    from .proposals import parse_pages
+    from .thread import fold_text, read_thread
 
     texts = []
     for file in files:
@@ -132,16 +133,21 @@ def parse_command(
             raise _fail(f"date illisible : {today!r} (AAAA-MM-JJ)") from None
     g = _load(game)
     gm_view = view(g.state, "game_master")
+    # pages of one thread (same title) are read together, in the order of their numbers
+    groups: dict[str, list[str]] = {}
+    for k, text in enumerate(texts):
+        title = read_thread(text).title
+        groups.setdefault(fold_text(title) if title else f"\x00{k}", []).append(text)
     results = [
-        parse_thread(
-            text,
+        parse_pages(
+            pages,
             gm_view,
             today=day,
             trial=trial,
             game_masters=g.state.game_masters,
             start=g.state.start,
         )
-        for text in texts
+        for pages in groups.values()
     ]
     number_new_trials(results, len(gm_view["trials"]))
     typer.echo("steps:")
