@@ -3,12 +3,17 @@
 ``ronde announce GAME.jsonl [--day N] [--to PLAYER] [--public] [--templates DIR]``
 prints every selected message ready to paste, each after a ``#`` heading line.
 
-``ronde forum parse --game GAME.jsonl FILE [--today DATE] [--trial N] [--apply
-[--confirm 3,5]]`` reads a pasted thread page (browser text or saved HTML; ``-``
-for standard input) and prints YAML steps (scenario vocabulary) on stdout, each
-with its source post; doubtful steps are commented out (``#? ``) until a game
-master confirms them. Nothing is recorded without ``--apply``, which records the
-sure steps and the doubtful ones named by ``--confirm``.
+``ronde forum parse --game GAME.jsonl FILE… [--today DATE] [--trial N] [--apply
+[--confirm 3,5]]`` reads pasted thread pages (browser text or saved HTML; ``-``
+for standard input; the pages of one thread, same title, are read together in
+the order of their numbers) and prints YAML steps (scenario vocabulary) on
+stdout, each with its source post; doubtful steps are commented out (``#? ``)
+until a game master confirms them. Nothing is recorded without ``--apply``,
+which records the sure steps and the doubtful ones named by ``--confirm``, in
+time order (trials that overlap in time, given together, in any order); a step
+of a trial whose opening is not confirmed is held back, and a refused step moves
+nothing (see :mod:`ronde.forum.apply`). Without ``--today`` the copy date comes
+from the page header ("Jour N").
 """
 
 from __future__ import annotations
