@@ -145,6 +145,7 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
     # a trial this paste opens takes the number of its opening time; steps follow it
     openings = [(t, s) for t, s in timed if s.action == "open_trial" and s.new_trial]
     shift: list[Action] = []
+    early = 0
     for t, s in openings:
         rank = fc.opening_rank(v, game.start, t)
         for _t, other in timed:
@@ -152,6 +153,17 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
                 other.trial = str(rank)
         if rank <= len(v["trials"]):
             shift = fc.shifted_actions(game, rank)
+            early += 1
+    if early > 1 or (early and len(openings) > 1):
+        return _again(
+            request,
+            ctx,
+            steps,
+            [
+                "Plusieurs Procès à ouvrir dont un avant des Procès déjà enregistrés : "
+                "enregistrez-les un sujet à la fois."
+            ],
+        )
     # steps of a trial whose opening is neither confirmed nor recorded wait for it
     unopened = {
         s.new_trial
