@@ -4,6 +4,7 @@ Rehearsals participation, the constraint helpers, "À poster" and the templates.
 
 from __future__ import annotations
 
+import json
 from html import unescape
 from typing import Any
 
@@ -215,8 +216,9 @@ def test_uploaded_pages_are_put_in_order_and_a_missing_page_is_reported(
     assert "page(s) manquante(s) : 2" in html
     assert "pages 1, 3" in html
     data = rows(res)
-    assert data["s0-action"] == "open_trial"
-    steps = {(data[k], data[k.replace("-action", "-by")]) for k in data if k.endswith("-action")}
+    meta = {k: json.loads(v) for k, v in data.items() if k.endswith("-meta")}
+    assert meta["s0-meta"]["action"] == "open_trial"
+    steps = {(m["action"], data[k.replace("-meta", "-by")]) for k, m in meta.items()}
     assert ("complain", "Fay") in steps
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -130,6 +131,21 @@ class Step:
         return not self.doubts
 
     @property
+    def meta(self) -> str:
+        """What the form carries unchanged, in one field (the action and its source)."""
+        return json.dumps(
+            {
+                "action": self.action,
+                "post": self.post,
+                "author": self.author,
+                "excerpt": self.excerpt,
+                "new_trial": self.new_trial,
+                "time_text": self.time_text,
+            },
+            ensure_ascii=False,
+        )
+
+    @property
     def as_fr(self) -> str:
         return french_name(self.as_) if self.as_ else ""
 
@@ -200,16 +216,19 @@ def _step(n: int, prop: Proposal, start: date, new: str, post: Post | None) -> S
     )
 
 
-FIELDS = ("action", "by", "at", "trial", "against", "as", "arguments", "defends", "new_trial")
-
-
 def steps_from_post(data: Mapping[str, Any]) -> list[Step]:
     """The rows of the confirmation form."""
     out = []
     count = _int(data.get("count")) or 0
     for n in range(min(count, 500)):
         pre = f"s{n}-"
-        action = str(data.get(pre + "action", ""))
+        try:
+            meta = json.loads(str(data.get(pre + "meta", "")))
+        except ValueError:
+            continue
+        if not isinstance(meta, dict):
+            continue
+        action = str(meta.get("action", ""))
         if action not in ACTIONS_FR:
             continue
         step = Step(
@@ -223,11 +242,12 @@ def steps_from_post(data: Mapping[str, Any]) -> list[Step]:
             arguments=str(data.get(pre + "arguments", "")).strip(),
             anonymous=bool(data.get(pre + "anonymous")),
             defends=str(data.get(pre + "defends", "")).strip(),
-            post=_int(data.get(pre + "post")) or 0,
-            author=str(data.get(pre + "author", "")),
-            excerpt=str(data.get(pre + "excerpt", "")),
+            post=_int(meta.get("post")) or 0,
+            author=str(meta.get("author", "")),
+            excerpt=str(meta.get("excerpt", "")),
             checked=bool(data.get(pre + "ok")),
-            new_trial=str(data.get(pre + "new_trial", "")).strip(),
+            new_trial=str(meta.get("new_trial", "")).strip(),
+            time_text=str(meta.get("time_text", "")),
         )
         if step.as_:
             with contextlib.suppress(RuleViolation):  # else the engine refuses it
