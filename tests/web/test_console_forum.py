@@ -370,3 +370,18 @@ def test_a_posted_message_undone_by_a_correction_is_flagged(
     html = client.get(url(world, "a-poster")).content.decode()
     assert "Postés puis changés par une correction" in html
     assert "Sujet du Procès n°1 (Bob)" in html.split("Postés puis changés")[1]
+
+
+def test_a_game_masters_template_runs_in_a_sandbox(client: Any, world: World, clock: Any) -> None:
+    gm_client(client, world)
+    clock("J2 18:00")
+    service.record(
+        world.game, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"}, at=at("J2 10:00")
+    )
+    attack = "{{ ''.__class__.__mro__[1].__subclasses__() }}"
+    res = client.post(
+        url(world, "modeles"), {"name": "trial_opened.txt", "op": "preview", "text": attack}
+    )
+    html = res.content.decode()
+    assert "SecurityError" in html  # refused: the engine's text is used instead
+    assert "subprocess" not in html and "Popen" not in html

@@ -36,6 +36,7 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2.sandbox import SandboxedEnvironment
 
 from ..engine.clock import LAST_DAY, PARIS, cutoff_1313, day_of, format_time
 from ..engine.events import DayClosed, Event, MessageSent, PlayerUnmasked, TrialOpened, to_json
@@ -173,7 +174,8 @@ def load_templates(
                         **{str(a): str(b) for a, b in v.items()},
                     }
     loaders.append(jinja2.PackageLoader("ronde.forum", "templates"))
-    env = jinja2.Environment(
+    # sandboxed: templates are written by game masters (any account may create a game)
+    env = SandboxedEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
