@@ -317,6 +317,10 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     """Everything to post or send, in order; each can be marked posted (who, when)."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
+    if request.method == "POST" and request.POST.get("op") == "unmark":
+        Posting.objects.filter(game=game, key=str(request.POST.get("key", ""))).delete()
+        messages.info(request, "Remis dans la liste « À poster ».")
+        return redirect(reverse("gm_to_post", args=[game.slug]) + "#a-poster")
     if request.method == "POST":
         key = str(request.POST.get("key", ""))
         item = next((m for m in fc.to_post(game, request.user) if m.key == key), None)
