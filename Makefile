@@ -45,6 +45,7 @@ check: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_forum.py
 
 # Requests per second and p99 latency of the web pages (see README).
 bench-web: install

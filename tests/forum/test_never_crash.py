@@ -64,3 +64,21 @@ def test_a_cut_page_never_crashes(start: int, length: int) -> None:
     parse_thread(PAGE[start : start + length], GM_VIEW, game_masters=GMS)
     cut = HTML[start % len(HTML) : start % len(HTML) + length * 10]
     read_thread(cut)
+
+
+PAGER = st.sampled_from(["Page", " 1", " 2", " 3", "/3", "Page 2/3", "Jour 5", "Jour 0"])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.lists(st.one_of(FORUMISH, PAGER, st.text(max_size=20)), max_size=25), max_size=4)
+)
+def test_pages_given_apart_never_crash(pages: list[list[str]]) -> None:
+    from datetime import date
+
+    from ronde.forum.proposals import parse_pages
+
+    result = parse_pages(
+        ["\n".join(p) for p in pages], GM_VIEW, game_masters=GMS, start=date(2025, 11, 3)
+    )
+    assert [p.index for p in result.thread.posts] == list(range(1, len(result.thread.posts) + 1))

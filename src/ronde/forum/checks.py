@@ -200,13 +200,22 @@ def participation(
     start: date,
     *,
     lines: tuple[int, int] = (3, 20),
+    game_masters: Iterable[str] = (),
 ) -> Participation:
-    """Rehearsals days per author (posts of 3 to 20 lines of his own text; several
-    posts on one day count once, A69) and forum days (any post, A68)."""
+    """Rehearsals days per author (posts of 3 to 20 lines of his own text, an
+    ``[rp]`` label not counted; several posts on one day count once, A69) and forum
+    days (any post, A68). Game masters' posts count for nobody; a post without a
+    time is listed in ``refused`` (never dropped silently)."""
     low, high = lines
+    gms = {fold_pseudo(g) for g in game_masters}
+    rehearsals = [p for p in rehearsals if fold_pseudo(p.author) not in gms]
+    others = [p for p in others if fold_pseudo(p.author) not in gms]
     rehearsal_days: dict[str, set[int]] = {}
     forum_days: dict[str, set[int]] = {}
     refused: list[str] = []
+    for p in [*rehearsals, *others]:
+        if p.time is None:
+            refused.append(f"{_ref(p)} : sans heure (date de la copie inconnue), non compté")
     for p in rehearsals:
         if p.time is None:
             continue

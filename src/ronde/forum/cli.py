@@ -3,12 +3,17 @@
 ``ronde announce GAME.jsonl [--day N] [--to PLAYER] [--public] [--templates DIR]``
 prints every selected message ready to paste, each after a ``#`` heading line.
 
-``ronde forum parse --game GAME.jsonl FILE [--today DATE] [--trial N] [--apply
-[--confirm 3,5]]`` reads a pasted thread page (browser text or saved HTML; ``-``
-for standard input) and prints YAML steps (scenario vocabulary) on stdout, each
-with its source post; doubtful steps are commented out (``#? ``) until a game
-master confirms them. Nothing is recorded without ``--apply``, which records the
-sure steps and the doubtful ones named by ``--confirm``.
+``ronde forum parse --game GAME.jsonl FILE… [--today DATE] [--trial N] [--apply
+[--confirm 3,5]]`` reads pasted thread pages (browser text or saved HTML; ``-``
+for standard input; the pages of one thread, same title, are read together in
+the order of their numbers) and prints YAML steps (scenario vocabulary) on
+stdout, each with its source post; doubtful steps are commented out (``#? ``)
+until a game master confirms them. Nothing is recorded without ``--apply``,
+which records the sure steps and the doubtful ones named by ``--confirm``, in
+time order (trials that overlap in time, given together, in any order); a step
+of a trial whose opening is not confirmed is held back, and a refused step moves
+nothing (see :mod:`ronde.forum.apply`). Without ``--today`` the copy date comes
+from the page header ("Jour N").
 """
 
 from __future__ import annotations
@@ -87,13 +92,20 @@ def _yaml_step(step: dict[str, Any]) -> str:
 
 @forum_app.command("parse")
 def parse_command(
-    file: Annotated[
-        str, typer.Argument(help="Page collée : texte copié ou HTML enregistré (- : stdin).")
+    files: Annotated[
+        list[str],
+        typer.Argument(
+            help="Pages collées : texte copié ou HTML enregistré (- : stdin) ; plusieurs "
+            "sujets (Procès qui se chevauchent) sont lus et enregistrés ensemble."
+        ),
     ],
     game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
     today: Annotated[
         str | None,
-        typer.Option(help="Date de la copie (AAAA-MM-JJ), pour « Aujourd'hui » et « Hier »."),
+        typer.Option(
+            help="Date de la copie (AAAA-MM-JJ), pour « Aujourd'hui » et « Hier » "
+            "(sinon : déduite de l'en-tête « Jour N » de la page)."
+        ),
     ] = None,
     trial: Annotated[
         int | None, typer.Option(help="Lire la page comme ce Procès (sinon : reconnu au titre).")
@@ -107,15 +119,17 @@ def parse_command(
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
     from .. import store
-    from ..engine.commands import Command
-    from ..engine.errors import RuleViolation
     from ..engine.views import view
-    from .proposals import parse_thread
+    from .apply import apply_steps, number_new_trials
+    from .proposals import parse_pages
+    from .thread import fold_text, read_thread
 
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(f"{file} : illisible : {exc}") from None
+    texts = []
+    for file in files:
+        try:
+            texts.append(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _fail(f"{file} : illisible : {exc}") from None
     day: date | None = None
     if today is not None:
         try:
@@ -123,71 +137,83 @@ def parse_command(
         except ValueError:
             raise _fail(f"date illisible : {today!r} (AAAA-MM-JJ)") from None
     g = _load(game)
-    result = parse_thread(
-        text,
-        view(g.state, "game_master"),
-        today=day,
-        trial=trial,
-        game_masters=g.state.game_masters,
-    )
-    th = result.thread
-    typer.echo(f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), {th.source}")
-    for p in th.posts:
-        typer.echo(
-            f"#   {p.index:>2}. {p.author} — {p.time_text} — {p.stamp_text()}"
-            + (f" — édité ({p.edited})" if p.edited else "")
+    gm_view = view(g.state, "game_master")
+    # pages of one thread (same title) are read together, in the order of their numbers
+    groups: dict[str, list[str]] = {}
+    for k, text in enumerate(texts):
+        title = read_thread(text).title
+        groups.setdefault(fold_text(title) if title else f"\x00{k}", []).append(text)
+    results = [
+        parse_pages(
+            pages,
+            gm_view,
+            today=day,
+            trial=trial,
+            game_masters=g.state.game_masters,
+            start=g.state.start,
         )
-    if result.trial is not None:
-        t = result.trial
-        state = "déjà enregistré" if t.exists else "à ouvrir"
-        typer.echo(
-            f"# Procès n°{t.number} ({state}) : {' et '.join(t.accused)} accusé(s) d'être "
-            f"{t.supposed}"
-        )
-    for d in result.diagnostics:
-        typer.echo(f"# {d}")
+        for pages in groups.values()
+    ]
+    number_new_trials(results, len(gm_view["trials"]))
     typer.echo("steps:")
     wanted = {int(x) for x in (confirm or "").replace(" ", "").split(",") if x.isdigit()}
     chosen = []
-    for n, prop in enumerate(result.proposals, 1):
-        typer.echo(f"  # [{n}] message {prop.post} : « {prop.excerpt} »")
-        for note in prop.notes:
-            typer.echo(f"  # note : {note}")
-        for doubt in prop.doubts:
-            typer.echo(f"  # doute : {doubt}")
-        line = _yaml_step(prop.step())
-        prefix = "  " if prop.sure or n in wanted else "  #? "
-        typer.echo("\n".join(prefix + ln for ln in line.splitlines()))
-        if prop.sure or n in wanted:
-            chosen.append(prop)
-    if result.ignored:
-        typer.echo("# Non retenus :")
-        for f in result.ignored:
-            typer.echo(f"#   message {f.post} ({f.author}) : {f.reason} — « {f.excerpt} »")
+    n = 0
+    for result in results:
+        th = result.thread
+        typer.echo(
+            f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), {th.source}"
+        )
+        for p in th.posts:
+            typer.echo(
+                f"#   {p.index:>2}. {p.author} — {p.time_text} — {p.stamp_text()}"
+                + (f" — édité ({p.edited})" if p.edited else "")
+            )
+        if result.trial is not None:
+            t = result.trial
+            state = "déjà enregistré" if t.exists else "à ouvrir"
+            typer.echo(
+                f"# Procès n°{t.number} ({state}) : {' et '.join(t.accused)} accusé(s) d'être "
+                f"{t.supposed}"
+            )
+        for d in result.diagnostics:
+            typer.echo(f"# {d}")
+        for prop in result.proposals:
+            n += 1
+            typer.echo(f"  # [{n}] message {prop.post} : « {prop.excerpt} »")
+            for note in prop.notes:
+                typer.echo(f"  # note : {note}")
+            for doubt in prop.doubts:
+                typer.echo(f"  # doute : {doubt}")
+            line = _yaml_step(prop.step())
+            prefix = "  " if prop.sure or n in wanted else "  #? "
+            typer.echo("\n".join(prefix + ln for ln in line.splitlines()))
+            if prop.sure or n in wanted:
+                chosen.append(prop)
+        if result.ignored:
+            typer.echo("# Non retenus :")
+            for f in result.ignored:
+                typer.echo(f"#   message {f.post} ({f.author}) : {f.reason} — « {f.excerpt} »")
     if not apply:
         return
     before = len(g.log)
-    refused = 0
-    for prop in chosen:
-        if prop.at is None:
-            typer.echo(f"Non enregistré (heure inconnue) : {prop.action} de {prop.by}", err=True)
-            refused += 1
-            continue
-        try:
-            g.execute(Command(prop.action, prop.by, prop.at, dict(prop.args)))
-        except RuleViolation as rv:
-            refused += 1
-            typer.echo(f"Refusé {rv.code} : {prop.action} de {prop.by} : {rv.message}", err=True)
-    store.append_events(game, g.log[before:])
+    report = apply_steps(g, chosen, results)
+    for line in report.problems:
+        typer.echo(line, err=True)
+    store.append_events(game, report.game.log[before:])
     typer.echo(
-        f"Enregistré : {len(chosen) - refused} action(s), {len(g.log) - before} événement(s)",
+        f"Enregistré : {report.recorded} action(s), {len(report.game.log) - before} événement(s)",
         err=True,
     )
-    if refused:
+    if report.problems:
         raise typer.Exit(1)
 
 
-def _read_pages(files: list[Path], today: date | None, names: list[str]) -> list[Any]:
+def _read_pages(
+    files: list[Path], today: date | None, names: list[str], start: date | None = None
+) -> list[Any]:
+    """Read pasted pages; without ``today`` the copy date comes from each page's
+    header. Warnings (posts without a time…) are printed on stderr."""
     from .thread import read_thread
 
     threads = []
@@ -196,7 +222,11 @@ def _read_pages(files: list[Path], today: date | None, names: list[str]) -> list
             text = f.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{f} : illisible : {exc}") from None
-        threads.append(read_thread(text, today=today, known_names=names))
+        thread = read_thread(text, today=today, known_names=names, start=start)
+        for d in thread.diagnostics:
+            if d.level != "info" or today is None:
+                typer.echo(f"# {f.name} : {d}", err=True)
+        threads.append(thread)
     return threads
 
 
@@ -232,7 +262,7 @@ def check_command(
         raise _fail(f"joueur inconnu : {player}")
     pseudo = g.pseudo(seat)
     character = resolve_character(as_) if as_ else (g.players[seat].character or "extra")
-    threads = _read_pages(files, _iso_day(today), [p.pseudo for p in g.players.values()])
+    threads = _read_pages(files, _iso_day(today), [p.pseudo for p in g.players.values()], g.start)
     posts = [p for t in threads for p in t.posts]
     if cell is not None:
         try:
@@ -279,9 +309,9 @@ def participation_command(
     g = _load(game).state
     names = [p.pseudo for p in g.players.values()]
     day = _iso_day(today)
-    reh = [p for t in _read_pages(rehearsals, day, names) for p in t.posts]
-    oth = [p for t in _read_pages(other or [], day, names) for p in t.posts]
-    part = participation(reh, oth, g.start)
+    reh = [p for t in _read_pages(rehearsals, day, names, g.start) for p in t.posts]
+    oth = [p for t in _read_pages(other or [], day, names, g.start) for p in t.posts]
+    part = participation(reh, oth, g.start, game_masters=g.game_masters)
     for name in sorted(set(part.forum_days) | set(part.rehearsal_days), key=str.casefold):
         r = sorted(part.rehearsal_days.get(name, set()))
         f = sorted(part.forum_days.get(name, set()))

@@ -19,7 +19,11 @@ where the rules are:
   in this trial (reported in ``ignored``);
 - a conditional ("je poserais", "si …") or a question is not a complaint;
 - first person: "Moi, X" must name the post's author; "je pose une plainte"
-  without the pseudo is proposed with a doubt.
+  without the pseudo is proposed with a doubt;
+- the accused does not complain in his own trial (A13), and a formula inside a
+  spoiler is proposed with a doubt;
+- a page other than the first never proposes the opening: its first post is a
+  reply like the others (a trial not recorded yet makes every step doubtful).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from rapidfuzz import fuzz
 
 from ..engine.names import french_name
 from .names import NameMatch, Roster, characters_mentioned, match_character
-from .thread import Diagnostic, Post, Thread, fold_text, read_thread
+from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
 
 REHEARSAL_LINES = (3, 20)
 
@@ -86,6 +90,7 @@ class TrialRef:
     supposed: str | None
     exists: bool
     doubts: list[str] = field(default_factory=list)
+    opener: str | None = None
 
 
 @dataclass
@@ -292,7 +297,13 @@ def _find_trial(
     if number is not None:
         for t in game.trials:
             if int(t["number"]) == number:
-                return TrialRef(number, list(t["accused"]), str(t["supposed"]), True)
+                return TrialRef(
+                    number,
+                    list(t["accused"]),
+                    str(t["supposed"]),
+                    True,
+                    opener=t.get("opener"),
+                )
         result.append(Diagnostic("error", f"Procès n°{number} inconnu de la partie"))
         return None
     if not thread.posts:
@@ -341,7 +352,7 @@ def _find_trial(
     ]
     if matches:
         t = matches[-1]
-        return TrialRef(int(t["number"]), names, supposed, True, doubts)
+        return TrialRef(int(t["number"]), names, supposed, True, doubts, t.get("opener"))
     return TrialRef(len(game.trials) + 1, names, supposed, False, doubts)
 
 
@@ -352,10 +363,36 @@ def parse_thread(
     today: date | None = None,
     trial: int | None = None,
     game_masters: Iterable[str] = (),
+    start: date | None = None,
 ) -> ParseResult:
-    """Read a pasted thread page and propose its actions (never raises)."""
+    """Read a pasted thread page and propose its actions (never raises).
+
+    ``start`` (the game's J1) lets the copy date come from the page header when
+    ``today`` is not given."""
+    return parse_pages(
+        [text_or_html],
+        game_view,
+        today=today,
+        trial=trial,
+        game_masters=game_masters,
+        start=start,
+    )
+
+
+def parse_pages(
+    pages: Iterable[str],
+    game_view: Mapping[str, Any] | None,
+    *,
+    today: date | None = None,
+    trial: int | None = None,
+    game_masters: Iterable[str] = (),
+    start: date | None = None,
+) -> ParseResult:
+    """Like :func:`parse_thread` for pages of one thread given apart (saved pages
+    uploaded together): each is read on its own, then put in order by its page
+    number; a missing page is reported."""
     try:
-        return _parse_thread(text_or_html, game_view, today, trial, list(game_masters))
+        return _parse_thread(list(pages), game_view, today, trial, list(game_masters), start)
     except Exception as exc:  # a parser never crashes: bad input gives a diagnostic
         thread = Thread(title=None, posts=[], source="text")
         problem = Diagnostic("error", f"lecture impossible : {exc.__class__.__name__} : {exc}")
@@ -363,23 +400,51 @@ def parse_thread(
 
 
 def _parse_thread(
-    text_or_html: str,
+    pages: list[str],
     game_view: Mapping[str, Any] | None,
     today: date | None,
     trial: int | None,
     gms: list[str],
+    start: date | None = None,
 ) -> ParseResult:
     game = _game(game_view, gms)
-    thread = read_thread(str(text_or_html), today=today, known_names=game.roster.players + gms)
+    names = game.roster.players + gms
+    thread = merge_threads(
+        read_thread(str(text), today=today, known_names=names, start=start) for text in pages
+    )
     diagnostics = list(thread.diagnostics)
+    missing = thread.missing_pages()
+    if missing:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "page(s) manquante(s) : "
+                + ", ".join(str(k) for k in missing)
+                + (f" (sur {thread.page_count})" if thread.page_count else ""),
+            )
+        )
     kind = "trial" if trial is not None else _kind(thread)
     proposals: list[Proposal] = []
     ignored: list[Finding] = []
     ref: TrialRef | None = None
     if kind == "trial":
         ref = _find_trial(thread, game, trial, diagnostics)
+        first_page = thread.first_page == 1
+        if ref is not None and not ref.exists and not first_page:
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    f"page {thread.first_page} sans la page 1 : l'ouverture du Procès n'y est "
+                    "pas et le Procès n'est pas encore enregistré (collez aussi la page 1)",
+                )
+            )
+            ref.doubts.append(
+                f"Procès n°{ref.number} pas encore enregistré : son ouverture est sur la page 1"
+            )
         if ref is not None:
-            _trial_proposals(thread, game, ref, proposals, ignored, opening=trial is None)
+            _trial_proposals(
+                thread, game, ref, proposals, ignored, opening=trial is None and first_page
+            )
     elif kind == "rehearsals":
         _rehearsal_proposals(thread, game, proposals, ignored)
     else:
@@ -437,7 +502,8 @@ def _trial_proposals(
                 doubts,
             )
         )
-    opener_name = proposals[0].by if proposals else None
+    opener_name = proposals[0].by if proposals else ref.opener
+    pending = [] if ref.exists or opening else list(ref.doubts)
     complained: set[str] = set()
     posted: set[tuple[str, str]] = set()
     for i, post in enumerate(posts):
@@ -448,12 +514,15 @@ def _trial_proposals(
         if author is None:
             continue
         made_complaint = False
+        spoilers = [fold_text(b.text) for b in post.blocks if b.kind == "spoiler"]
         for f in read_formulas(post.own_text, game.roster):
             reason = _judge(f, author, ref)
             if reason is not None:
                 ignored.append(Finding(post.index, post.author, reason, _excerpt(f.sentence)))
                 continue
-            doubts = list(author_doubts)
+            doubts = list(author_doubts) + pending
+            if any(_squashed(f.sentence) in _squashed(sp) for sp in spoilers):
+                doubts.append("dans un spoiler (texte caché) : une vraie plainte ?")
             for a in f.accused:
                 d = a.doubt("accusé")
                 if d:
@@ -525,10 +594,14 @@ def _trial_proposals(
                 {"trial": ref.number},
                 post.index,
                 _excerpt(post.own_text),
-                author_doubts,
+                author_doubts + pending,
                 notes,
             )
         )
+
+
+def _squashed(text: str) -> str:
+    return " ".join(fold_text(text).split())
 
 
 def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
@@ -537,6 +610,8 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
         return f.rejected
     if not f.first_person:
         return "pas à la première personne"
+    if author in ref.accused:
+        return "l'accusé ne porte pas plainte dans son propre Procès (A13)"
     if f.speaker is not None and f.speaker.value != author:
         return f"se nomme {f.speaker.value}, mais le message est de {author}"
     if f.speaker is None and f.speaker_written and len(f.speaker_written.split()) <= 2:
@@ -556,6 +631,18 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
     return None
 
 
+def _loose_label(post: Post) -> str | None:
+    """The first line of a copied post when it could be an ``[rp]`` label the reader
+    did not recognise (short, no sentence punctuation)."""
+    lines = post.lines()
+    if post.labels or len(lines) < 2:
+        return None
+    first = lines[0].strip()
+    if len(first) > 40 or len(first.split()) > 6 or first[-1] in ".!?…,;:»\"')(":
+        return None
+    return first
+
+
 def _rehearsal_proposals(
     thread: Thread, game: _Game, proposals: list[Proposal], ignored: list[Finding]
 ) -> None:
@@ -567,7 +654,14 @@ def _rehearsal_proposals(
         if author is None:
             continue
         n = len(post.lines())
-        if not low <= n <= high:
+        label = _loose_label(post) if thread.source == "text" else None
+        if label is not None and n - 1 in (low - 1, high):
+            # n - 1 == high: refused only if the label counts; n == low: accepted only then
+            doubts.append(
+                f"{n} lignes, ou {n - 1} si « {label} » est l'étiquette d'un bloc RP "
+                "(la copie ne la distingue pas)"
+            )
+        elif not low <= n <= high:
             ignored.append(
                 Finding(
                     post.index,

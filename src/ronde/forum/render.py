@@ -26,6 +26,7 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -35,6 +36,7 @@ from typing import Any
 
 import jinja2
 import yaml
+from jinja2.sandbox import SandboxedEnvironment
 
 from ..engine.clock import LAST_DAY, PARIS, cutoff_1313, day_of, format_time
 from ..engine.events import DayClosed, Event, MessageSent, PlayerUnmasked, TrialOpened, to_json
@@ -101,14 +103,49 @@ class Templates:
         return sorted(self.env.list_templates(extensions=["txt"]))
 
 
+def template_source(templates: Templates, name: str) -> str:
+    """The text of template ``name`` as ``templates`` would use it ("" if none)."""
+    loader = templates.env.loader
+    if loader is None:
+        return ""
+    try:
+        return loader.get_source(templates.env, name)[0]
+    except jinja2.TemplateNotFound:
+        return ""
+
+
+def check_template(text: str) -> str:
+    """Why ``text`` is not a valid template ("" when it compiles)."""
+    try:
+        jinja2.Environment().parse(text)
+    except jinja2.TemplateSyntaxError as exc:
+        return f"ligne {exc.lineno} : {exc.message}"
+    return ""
+
+
+def message_key(message: Message) -> str:
+    """A stable identity of a message: its time, kind, recipients and text."""
+    parts = [
+        str(message.get("at", "")),
+        str(message.get("kind", "")),
+        ",".join(sorted(str(s) for s in message.get("to") or ())),
+        "1" if message.get("public") else "0",
+        str(message.get("text", "")),
+    ]
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:40]
+
+
 def _default_roles() -> dict[str, dict[str, str]]:
     text = resources.files("ronde.forum").joinpath("data/roles.fr.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
     return {str(k): {str(a): str(b or "") for a, b in v.items()} for k, v in data.items()}
 
 
-def load_templates(folder: Path | None = None) -> Templates:
-    """The default templates, each overridden by ``folder/<name>`` when it exists.
+def load_templates(
+    folder: Path | None = None, overrides: Mapping[str, str] | None = None
+) -> Templates:
+    """The default templates, each overridden by ``folder/<name>`` when it exists, and
+    by ``overrides[name]`` (a game's templates edited in the console) before that.
 
     Raises:
         ValueError: ``folder`` is not a directory, or its ``roles.fr.yaml`` is not a
@@ -116,6 +153,8 @@ def load_templates(folder: Path | None = None) -> Templates:
     """
     loaders: list[jinja2.BaseLoader] = []
     roles = _default_roles()
+    if overrides:
+        loaders.append(jinja2.DictLoader({k: v for k, v in overrides.items() if v.strip()}))
     if folder is not None:
         if not folder.is_dir():
             raise ValueError(f"{folder} : dossier de modèles introuvable")
@@ -135,7 +174,8 @@ def load_templates(folder: Path | None = None) -> Templates:
                         **{str(a): str(b) for a, b in v.items()},
                     }
     loaders.append(jinja2.PackageLoader("ronde.forum", "templates"))
-    env = jinja2.Environment(
+    # sandboxed: templates are written by game masters (any account may create a game)
+    env = SandboxedEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=False,
         undefined=jinja2.StrictUndefined,

@@ -16,7 +16,15 @@ forms are described in ``shared/catalog/FORUM-PAGE.md``:
   :attr:`Post.maybe_quoted` (a proposal drawn from it is flagged).
 
 Times are Europe/Paris. "Aujourd'hui à 09:40" and "Hier à 09:40" need ``today``
-(the date of the copy); without it those posts have no time and a diagnostic.
+(the date of the copy). Without it, the date is inferred from the page header
+("Jour N", the town's day, taken as the game's J N from ``start``) when the
+absolute dates of the page agree; otherwise those posts have no time and a
+warning says so.
+
+The input is read in NFC (a text in decomposed accents reads the same), the
+page numbers of the pager are kept (:attr:`Thread.pages`, :attr:`Post.page`),
+and in a browser copy a short line naming the author (or a player) that opens
+a block is read as the label of an ``[rp]`` block, not as a line of text.
 """
 
 from __future__ import annotations
@@ -100,6 +108,10 @@ class Post:
     banished: bool = False
     maybe_quoted: list[str] = field(default_factory=list)
     line: int | None = None
+    #: the page of the thread this post was on (None: no pager on the page)
+    page: int | None = None
+    #: lines of a browser copy read as ``[rp]`` labels (not counted as text)
+    labels: list[str] = field(default_factory=list)
 
     @property
     def own_text(self) -> str:
@@ -137,6 +149,29 @@ class Thread:
     posts: list[Post]
     source: Literal["html", "text"]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the page numbers of the pager, in the order pasted (empty: one page, no pager)
+    pages: list[int] = field(default_factory=list)
+    #: the number of pages the pager announces
+    page_count: int | None = None
+    #: the town's day in the page header ("Jour 5")
+    town_day: int | None = None
+    #: the date used for "Aujourd'hui" / "Hier" (given, or inferred from the header)
+    today: date | None = None
+
+    @property
+    def first_page(self) -> int:
+        """The page the first post comes from (1 when there is no pager)."""
+        for p in self.posts:
+            if p.page is not None:
+                return p.page
+        return self.pages[0] if self.pages else 1
+
+    def missing_pages(self) -> list[int]:
+        """Pages between the first and the last pasted that are not there."""
+        if not self.pages:
+            return []
+        have = set(self.pages)
+        return [k for k in range(1, max(have) + 1) if k not in have]
 
 
 # -- dates ----------------------------------------------------------------------------
@@ -173,6 +208,7 @@ _DATE_RE = (
     r"\s*(?P<H>\d{1,2})[:h](?P<M>\d{2})"
 )
 DATE = re.compile(_DATE_RE, re.IGNORECASE)
+_RELATIVE = re.compile(r"(?:Aujourd['’]hui|Hier)\s+[àa]\s*\d", re.IGNORECASE)
 _HEADER = re.compile(r"^\s*(?P<date>" + _DATE_RE + r")\s*(?P<author>\S.*?)?\s*$", re.IGNORECASE)
 _STAMP = re.compile(
     r"^(?P<title>.*?)\s*(?:\[\s*(?P<x>[-−]?\d+)\s*,\s*(?P<y>[-−]?\d+)\s*\]"
@@ -226,9 +262,70 @@ def looks_like_html(text: str) -> bool:
     return "<html" in head or "<div" in head or "<body" in head or "<!doctype" in head
 
 
-def read_thread(text: str, *, today: date | None = None, known_names: Iterable[str] = ()) -> Thread:
-    """Read a pasted thread page (HTML or browser text). Never raises."""
+_TOWN_DAY_TEXT = re.compile(r"^\s*Jour\s+(\d{1,3})\s*$", re.MULTILINE)
+_TOWN_DAY_HTML = re.compile(r">\s*Jour\s+(\d{1,3})\s*<")
+
+
+def town_day(text: str) -> int | None:
+    """The town's day of the page header ("Jour 5"), before the first post."""
+    if looks_like_html(text):
+        cut = text.find("forum-post")
+        m = _TOWN_DAY_HTML.search(text, 0, cut if cut >= 0 else len(text))
+    else:
+        first = _HEADER_ANY.search(text)
+        m = _TOWN_DAY_TEXT.search(text, 0, first.start() if first else len(text))
+    return int(m.group(1)) if m else None
+
+
+_HEADER_ANY = re.compile(r"^\s*" + _DATE_RE, re.IGNORECASE | re.MULTILINE)
+
+
+def infer_today(text: str, start: date | None) -> tuple[date | None, Diagnostic | None]:
+    """The date of the copy from the page header ("Jour N" is the game's J N, J1 being
+    ``start``), checked against the absolute dates of the page (those are at least
+    two days old); ``(None, warning)`` when it cannot be told."""
+    day = town_day(text)
+    if day is None or start is None:
+        return None, Diagnostic(
+            "warning",
+            "date de la copie inconnue (pas de « Jour N » en tête de page) : les messages "
+            "« Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la copie",
+        )
+    today = start + timedelta(days=day - 1)
+    latest = None
+    for m in DATE.finditer(text):
+        if m.group("rel") or "dition" in text[max(0, m.start() - 24) : m.start()]:
+            continue  # relative, or an edit mark (always absolute)
+        t = parse_date(m.group(0), None)
+        if t is not None and (latest is None or t.date() > latest):
+            latest = t.date()
+    if latest is not None and latest > today - timedelta(days=2):
+        return None, Diagnostic(
+            "warning",
+            f"l'en-tête dit « Jour {day} » ({today:%d/%m/%Y}) mais la page a un message daté "
+            f"du {latest:%d/%m/%Y} : date de la copie inconnue, indiquez-la",
+        )
+    return today, Diagnostic(
+        "info", f"date de la copie déduite de l'en-tête « Jour {day} » : {today:%d/%m/%Y}"
+    )
+
+
+def read_thread(
+    text: str,
+    *,
+    today: date | None = None,
+    known_names: Iterable[str] = (),
+    start: date | None = None,
+) -> Thread:
+    """Read a pasted thread page (HTML or browser text). Never raises.
+
+    ``start`` (the game's J1) lets the copy date be inferred from the page header
+    when ``today`` is not given."""
+    inferred: Diagnostic | None = None
     try:
+        text = unicodedata.normalize("NFC", str(text))
+        if today is None and DATE.search(text) and _RELATIVE.search(text):
+            today, inferred = infer_today(text, start)
         if looks_like_html(text):
             thread = _read_html(text, today)
         else:
@@ -240,6 +337,10 @@ def read_thread(text: str, *, today: date | None = None, known_names: Iterable[s
             source="html" if looks_like_html(str(text)) else "text",
             diagnostics=[Diagnostic("error", f"lecture impossible : {exc.__class__.__name__}")],
         )
+    thread.today = today
+    thread.town_day = town_day(text)
+    if inferred is not None:
+        thread.diagnostics.append(inferred)
     _dedupe(thread)
     if not thread.posts:
         thread.diagnostics.append(
@@ -250,7 +351,8 @@ def read_thread(text: str, *, today: date | None = None, known_names: Iterable[s
             thread.diagnostics.append(
                 Diagnostic(
                     "warning",
-                    f"date illisible ou relative sans date du jour (--today) : « {p.time_text} »",
+                    f"message sans heure (date illisible, ou relative sans date de la copie) : "
+                    f"« {p.time_text} »",
                     p.line,
                     p.index,
                 )
@@ -370,6 +472,14 @@ def _read_html(html: str, today: date | None) -> Thread:
     diags: list[Diagnostic] = []
     title_node = tree.css_first(".forum-header-bar")
     title = _text(title_node).lstrip(">").strip() or None
+    page: int | None = None
+    page_count: int | None = None
+    marker = tree.css_first(".current_page_marker")
+    if marker is not None and _text(marker).isdigit():
+        page = int(_text(marker))
+        nav = marker.parent
+        m_count = re.search(r"/\s*(\d+)", _text(nav)) if nav is not None else None
+        page_count = int(m_count.group(1)) if m_count else None
     posts: list[Post] = []
     nodes = tree.css("div.forum-post")
     for i, node in enumerate(nodes, 1):
@@ -421,9 +531,17 @@ def _read_html(html: str, today: date | None) -> Thread:
                 edited_at=edited_at,
                 post_id=node.attributes.get("x-post-wrapper-id"),
                 banished=banished,
+                page=page,
             )
         )
-    return Thread(title=title, posts=posts, source="html", diagnostics=diags)
+    return Thread(
+        title=title,
+        posts=posts,
+        source="html",
+        diagnostics=diags,
+        pages=[page] if page is not None else [],
+        page_count=page_count,
+    )
 
 
 # -- browser text -------------------------------------------------------------------------
@@ -438,6 +556,7 @@ class _Raw:
     edited: str | None = None
     banished: bool = False
     closed: bool = False
+    page: int | None = None
 
 
 def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
@@ -448,6 +567,9 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
     cur: _Raw | None = None
     i = 0
     n = len(lines)
+    page: int | None = None
+    pages: list[int] = []
+    page_count: int | None = None
 
     def stamp_at(k: int) -> re.Match[str] | None:
         return _STAMP.match(lines[k].strip("\ufeff")) if k < n else None
@@ -480,6 +602,7 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
                     j += 1
                 cur = _Raw(i + 1, author, header.group("date").strip(), stamp, post_title)
                 cur.banished = banished
+                cur.page = page
                 raws.append(cur)
                 i = j
                 continue
@@ -487,6 +610,15 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
             m_title = _TITLE.match(line)
             if m_title and title is None:
                 title = m_title.group("title")
+            pager = _pager(lines, i)
+            if pager is not None:
+                number, count, width = pager
+                if number != page:
+                    page = number
+                    pages.append(number)
+                page_count = count or page_count
+                i += width
+                continue
             i += 1
             continue
         footer = _FOOTER.search(line)
@@ -513,44 +645,126 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
         )
     posts: list[Post] = []
     names = {fold_pseudo(k): k for k in known} | {fold_pseudo(r.author): r.author for r in raws}
+    seen = _Seen()
     for k, raw in enumerate(raws, 1):
-        earlier = [p for p in posts]
-        blocks, maybe = _text_blocks(raw.content, names, earlier)
-        posts.append(
-            Post(
-                index=k,
-                author=raw.author,
-                time_text=raw.time_text,
-                time=parse_date(raw.time_text, today),
-                stamp=raw.stamp,
-                blocks=blocks,
-                title=raw.title,
-                edited=raw.edited,
-                edited_at=parse_date(raw.edited or "", today),
-                banished=raw.banished,
-                maybe_quoted=maybe,
-                line=raw.line,
-            )
+        blocks, maybe, labels = _text_blocks(raw.content, names, seen, raw.author)
+        post = Post(
+            index=k,
+            author=raw.author,
+            time_text=raw.time_text,
+            time=parse_date(raw.time_text, today),
+            stamp=raw.stamp,
+            blocks=blocks,
+            title=raw.title,
+            edited=raw.edited,
+            edited_at=parse_date(raw.edited or "", today),
+            banished=raw.banished,
+            maybe_quoted=maybe,
+            line=raw.line,
+            page=raw.page,
+            labels=labels,
         )
-    return Thread(title=title, posts=posts, source="text", diagnostics=diags)
+        posts.append(post)
+        seen.add(post)
+    return Thread(
+        title=title,
+        posts=posts,
+        source="text",
+        diagnostics=diags,
+        pages=pages,
+        page_count=page_count,
+    )
+
+
+_PAGE_ONE_LINE = re.compile(r"^\s*Page\s*(\d+)\s*/\s*(\d+)\s*$", re.IGNORECASE)
+
+
+def _pager(lines: list[str], i: int) -> tuple[int, int | None, int] | None:
+    """The pager at line ``i``: "Page 1/2" on one line, or split over three lines
+    ("Page", " 1", "/2") as a copy gives it; (page, count, lines used)."""
+    m = _PAGE_ONE_LINE.match(lines[i])
+    if m:
+        return int(m.group(1)), int(m.group(2)), 1
+    if lines[i].strip().casefold() != "page" or i + 1 >= len(lines):
+        return None
+    number = lines[i + 1].strip()
+    if not number.isdigit():
+        return None
+    count = lines[i + 2].strip() if i + 2 < len(lines) else ""
+    if count.startswith("/") and count[1:].strip().isdigit():
+        return int(number), int(count[1:].strip()), 3
+    return int(number), None, 2
 
 
 def _squash(text: str) -> str:
     return " ".join(fold_text(text).split())
 
 
+class _Seen:
+    """What earlier posts of the page hold, indexed once (the reading stays linear):
+    their squashed lines, all and per author, and each author's text for a partial
+    quote."""
+
+    def __init__(self) -> None:
+        self.lines: set[str] = set()
+        self.by_author: dict[str, set[str]] = {}
+        self._parts: dict[str, list[str]] = {}
+        self._joined: dict[str, str] = {}
+
+    def add(self, post: Post) -> None:
+        key = fold_pseudo(post.author)
+        mine = self.by_author.setdefault(key, set())
+        parts = self._parts.setdefault(key, [])
+        for line in post.text.splitlines():
+            sq = _squash(line)
+            if sq:
+                self.lines.add(sq)
+                mine.add(sq)
+                parts.append(sq)
+        self._joined.pop(key, None)
+
+    def holds(self, author_key: str, candidate: str) -> bool:
+        """Whether ``candidate`` (squashed) is text of an earlier post: a line of
+        ``author_key`` or part of one, or (the author has no earlier post here) a
+        line of anyone."""
+        mine = self.by_author.get(author_key)
+        if not mine:
+            return candidate in self.lines
+        if candidate in mine:
+            return True
+        joined = self._joined.get(author_key)
+        if joined is None:
+            joined = self._joined[author_key] = "\n".join(self._parts[author_key])
+        return candidate in joined
+
+
+_LABEL_END = ".!?…,;:»\"')("
+
+
+def _is_label(line: str, following: str, author: str, names: dict[str, str]) -> bool:
+    """A browser copy gives an ``[rp=Label]`` block as its label on its own line: a
+    short line, no sentence punctuation, before more text, naming the author (or a
+    player)."""
+    text = line.strip()
+    if not following.strip() or not 2 <= len(text) <= 40 or len(text.split()) > 6:
+        return False
+    if text[-1] in _LABEL_END:
+        return False
+    folded = fold_pseudo(text)
+    if fold_pseudo(author) in folded:
+        return True
+    words = set(re.findall(r"[\w-]+", folded))
+    return any(key in words for key in names if " " not in key)
+
+
 def _text_blocks(
-    content: list[str], names: dict[str, str], earlier: list[Post]
-) -> tuple[list[Block], list[str]]:
-    """Split a text post into own text and quotes (see the module docstring)."""
+    content: list[str], names: dict[str, str], seen: _Seen, author: str
+) -> tuple[list[Block], list[str], list[str]]:
+    """Split a text post into own text, quotes and ``[rp]`` blocks (module docstring)."""
     blocks: list[Block] = []
     maybe: list[str] = []
+    labels: list[str] = []
     buf: list[str] = []
-    by_author: dict[str, str] = {}
-    for p in earlier:
-        key = fold_pseudo(p.author)
-        by_author[key] = by_author.get(key, "") + "\n" + _squash(p.text)
-    everything = "\n".join(by_author.values())
 
     def flush() -> None:
         text = _clean("\n".join(buf))
@@ -562,8 +776,8 @@ def _text_blocks(
     while i < len(content):
         line = content[i]
         key = fold_pseudo(line)
+        following = content[i + 1] if i + 1 < len(content) else ""
         if key in names and i + 1 < len(content):
-            source = by_author.get(key, "") or everything
             j = i + 1
             quoted: list[str] = []
             while j < len(content):
@@ -573,7 +787,7 @@ def _text_blocks(
                         break
                     j += 1
                     continue
-                if candidate in source:
+                if seen.holds(key, candidate):
                     quoted.append(content[j])
                     j += 1
                 else:
@@ -583,10 +797,56 @@ def _text_blocks(
                 blocks.append(Block("quote", _clean("\n".join(quoted)), names[key]))
                 i = j
                 continue
-            following = next((c for c in content[i + 1 :] if c.strip()), "")
-            if following:
-                maybe.append(following.strip())
+            if key != fold_pseudo(author):
+                nxt = next((c for c in content[i + 1 :] if c.strip()), "")
+                if nxt:
+                    maybe.append(nxt.strip())
+                buf.append(line)
+                i += 1
+                continue
+        if _is_label(line, following, author, names):
+            flush()
+            j = i + 1
+            body: list[str] = []
+            while j < len(content) and content[j].strip():
+                body.append(content[j])
+                j += 1
+            labels.append(line.strip())
+            blocks.append(Block("rp", _clean("\n".join(body)), line.strip()))
+            i = j
+            continue
         buf.append(line)
         i += 1
     flush()
-    return blocks, maybe
+    return blocks, maybe, labels
+
+
+def merge_threads(threads: Iterable[Thread]) -> Thread:
+    """Pages of one thread read apart, as one thread: in the order of their page
+    numbers (pages without a pager keep their place), each post once; a page
+    given twice is reported, as are missing pages (:meth:`Thread.missing_pages`)."""
+    items = list(threads)
+    if len(items) == 1:
+        return items[0]
+    ordered = sorted(enumerate(items), key=lambda it: (it[1].first_page, it[0]))
+    title = next((t.title for _, t in ordered if t.title), None)
+    merged = Thread(title=title, posts=[], source=ordered[0][1].source if ordered else "text")
+    seen_pages: set[int] = set()
+    for _, t in ordered:
+        for k in t.pages:
+            if k in seen_pages:
+                merged.diagnostics.append(Diagnostic("info", f"page {k} donnée deux fois"))
+            elif k not in merged.pages:
+                merged.pages.append(k)
+            seen_pages.add(k)
+        merged.posts.extend(t.posts)
+        merged.diagnostics.extend(d for d in t.diagnostics if d.level != "error" or not t.posts)
+        merged.page_count = max(merged.page_count or 0, t.page_count or 0) or None
+        merged.town_day = merged.town_day or t.town_day
+        merged.today = merged.today or t.today
+        if t.title and title and fold_text(t.title) != fold_text(title):
+            merged.diagnostics.append(
+                Diagnostic("warning", f"pages de sujets différents : « {title} » et « {t.title} »")
+            )
+    _dedupe(merged)
+    return merged

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .games import views_gm, views_player, views_public, views_setup
+from .games import views_forum, views_gm, views_player, views_public, views_setup
 
 urlpatterns = [
     path("", views_public.home, name="home"),
@@ -47,4 +47,7 @@ urlpatterns = [
         views_gm.decide_request,
         name="gm_request",
     ),
+    path("mj/<slug:slug>/forum/", views_forum.forum, name="gm_forum"),
+    path("mj/<slug:slug>/a-poster/", views_forum.to_post, name="gm_to_post"),
+    path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]

@@ -220,3 +220,40 @@ class Generation(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["game", "number"], name="one_generation_number"),
         )
+
+
+class Posting(models.Model):
+    """A message of "À poster" marked posted on the forum or sent by MP: by whom, when.
+
+    ``key`` identifies the message (its time, kind, recipients and text), so a
+    correction that changes a message makes it a new one to post."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="postings")
+    key = models.CharField(max_length=64)
+    label = models.CharField(max_length=200, blank=True)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    posted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("posted_at",)
+        constraints = (
+            models.UniqueConstraint(fields=["game", "key"], name="one_posting_per_message"),
+        )
+
+
+class ForumTemplate(models.Model):
+    """A game's own version of a forum template (``<kind>.txt``); the latest row of a
+    name wins, an empty text goes back to the default. Rows are never deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="forum_templates")
+    name = models.CharField(max_length=60)
+    text = models.TextField(blank=True)
+    saved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    saved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("name", "saved_at", "id")

@@ -1,0 +1,430 @@
+"""The forum reader's defects of issue 12, each on a page built like the real
+MyHordes templates (``fixtures/build_fixtures.py``, ``shared/catalog/FORUM-PAGE.md``),
+in both forms (browser copy and saved HTML) where both can show it."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ronde import store
+from ronde.cli import app
+from ronde.engine.clock import PARIS
+from ronde.engine.views import view
+from ronde.forum.checks import participation
+from ronde.forum.proposals import ParseResult, parse_thread
+from ronde.forum.thread import read_thread
+
+from .conftest import GMS, START, TODAY, new_game, page
+from .fixtures.build_fixtures import P, ThreadSpec, page_html, page_text
+
+runner = CliRunner()
+FORMULA = "pose une plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
+
+
+def complaint(author: str, when: str, uid: int) -> P:
+    return P(author, when, "town", [("text", f"Moi, {author}, {FORMULA}", "")], uid=uid)
+
+
+def forms(spec: ThreadSpec, page: int = 1, pages: int = 1) -> list[str]:
+    return [page_text(spec, page, pages), page_html(spec, page, pages)]
+
+
+def parse(text: str, gm_view: dict[str, Any] | None = None, **kw: Any) -> ParseResult:
+    if gm_view is None:
+        gm_view = view(new_game().state, "game_master")
+    return parse_thread(text, gm_view, game_masters=GMS, start=START, **kw)
+
+
+# -- a doubtful opening left unconfirmed does not block the thread ---------------------
+DOUBTFUL = ThreadSpec(
+    name="doubtful",
+    title="Procès : Grododou est Woody",
+    posts=[
+        P(
+            "KaktusJoe",
+            "7 nov. 2025, 09:40",
+            "[2, -1]",
+            [("text", "J'accuse Grododou d'être Woody !", "")],
+            uid=11,
+        ),
+        complaint("Tartine", "7 nov. 2025, 09:52", 12),
+        complaint("Zorro", "7 nov. 2025, 10:30", 14),
+    ],
+)
+
+
+def _game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "partie.jsonl"
+    store.write_events(path, new_game().log)
+    return path
+
+
+def test_unconfirmed_opening_records_nothing_and_a_later_confirmation_records_all(
+    tmp_path: Path,
+) -> None:
+    path = _game_file(tmp_path)
+    pasted = tmp_path / "page.txt"
+    pasted.write_text(page_text(DOUBTFUL, 1, 1), encoding="utf-8")
+    before = path.read_text(encoding="utf-8")
+    res = runner.invoke(app, ["forum", "parse", "--game", str(path), str(pasted), "--apply"])
+    assert res.exit_code == 1
+    assert "pas encore ouvert" in res.output
+    # nothing moved: no timer fired by a refused step, the thread stays recordable
+    assert path.read_text(encoding="utf-8") == before
+    res = runner.invoke(
+        app, ["forum", "parse", "--game", str(path), str(pasted), "--apply", "--confirm", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    trial = view(store.load_game(path).state, "game_master")["trials"][0]
+    assert trial["accused"] == ["Grodoudou"]
+    assert [c["author"] for c in trial["complaints"]] == ["Tartine", "Zorro"]
+
+
+# -- two trials overlapping in time, applied in any order ------------------------------
+TRIAL_A = ThreadSpec(
+    name="a",
+    title="Procès : Grodoudou est Woody !",
+    posts=[
+        P(
+            "KaktusJoe",
+            "7 nov. 2025, 09:40",
+            "town",
+            [("text", "J'accuse Grodoudou d'être Woody.", "")],
+            uid=11,
+        ),
+        complaint("Tartine", "7 nov. 2025, 11:00", 12),
+        complaint("Zorro", "7 nov. 2025, 16:00", 14),
+    ],
+)
+TRIAL_B = ThreadSpec(
+    name="b",
+    title="Procès : Bidule est le Chevalier !",
+    posts=[
+        P(
+            "Loulou",
+            "7 nov. 2025, 09:00",
+            "town",
+            [("text", "J'accuse Bidule d'être le Chevalier.", "")],
+            uid=15,
+        ),
+        P(
+            "Petitpois",
+            "7 nov. 2025, 10:00",
+            "town",
+            [
+                (
+                    "text",
+                    "Moi, Petitpois, pose une plainte contre Bidule pour avoir trop cabotiné "
+                    "dans son rôle du Chevalier.",
+                    "",
+                )
+            ],
+            uid=16,
+        ),
+    ],
+)
+
+
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_overlapping_trials_are_recorded_whatever_the_order(
+    tmp_path: Path, order: tuple[str, str]
+) -> None:
+    path = _game_file(tmp_path)
+    files = []
+    for name in order:
+        spec = TRIAL_A if name == "a" else TRIAL_B
+        f = tmp_path / f"{name}.txt"
+        f.write_text(page_text(spec, 1, 1), encoding="utf-8")
+        files.append(str(f))
+    res = runner.invoke(app, ["forum", "parse", "--game", str(path), *files, "--apply"])
+    assert res.exit_code == 0, res.output
+    trials = view(store.load_game(path).state, "game_master")["trials"]
+    got = {t["number"]: (t["accused"], [c["author"] for c in t["complaints"]]) for t in trials}
+    # numbered by opening time: B opened at 09:00, A at 09:40
+    assert got == {1: (["Bidule"], ["Petitpois"]), 2: (["Grodoudou"], ["Tartine", "Zorro"])}
+
+
+# -- a thread's page 2 read alone ---------------------------------------------------------
+LONG = ThreadSpec(
+    name="long",
+    title="Procès : Grodoudou est Woody !",
+    posts=[
+        P(
+            "KaktusJoe",
+            "7 nov. 2025, 09:00",
+            "town",
+            [("text", "J'accuse Grodoudou d'être Woody.", "")],
+            uid=11,
+        ),
+        *[
+            P(name, f"7 nov. 2025, 09:{10 + k:02d}", "town", [("text", "Hmm, à voir.", "")], uid=k)
+            for k, name in enumerate(
+                [
+                    *["Loulou", "Brindille", "Pouet_42", "Chuck", "Sirius", "Bidule", "Mirabelle"],
+                    "Fanfan",
+                    "Elodie",
+                ]
+            )
+        ],
+        complaint("Tartine", "7 nov. 2025, 10:00", 12),  # the first post of page 2
+        complaint("Zorro", "7 nov. 2025, 10:05", 14),
+    ],
+)
+
+
+@pytest.mark.parametrize("form", [0, 1])
+def test_page_two_alone_never_proposes_an_opening_nor_drops_its_first_post(form: int) -> None:
+    text = forms(LONG, 2, 2)[form]
+    result = parse(text)
+    assert result.thread.first_page == 2
+    assert result.thread.missing_pages() == [1]
+    assert not [p for p in result.proposals if p.action == "open_trial"]
+    assert [p.by for p in result.complaints] == ["Tartine", "Zorro"]
+    # the trial is not recorded yet: nothing of page 2 is sure
+    assert all(not p.sure for p in result.proposals)
+    assert any("page 1" in d.message for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("form", [0, 1])
+def test_page_two_of_a_recorded_trial_gives_sure_complaints(form: int) -> None:
+    game = new_game()
+    game.act(
+        "open_trial",
+        "KaktusJoe",
+        datetime(2025, 11, 7, 9, 0, tzinfo=PARIS),
+        against="Grodoudou",
+        **{"as": "woody"},
+    )
+    result = parse(forms(LONG, 2, 2)[form], view(game.state, "game_master"))
+    assert result.trial is not None and result.trial.exists
+    assert [(p.by, p.sure) for p in result.complaints] == [("Tartine", True), ("Zorro", True)]
+
+
+# -- Rehearsals: the [rp] label line of a copy is not a line ----------------------------
+def _rehearsal(label: str, n: int) -> ThreadSpec:
+    lines = "\n".join(f"Vers numéro {k} de la scène." for k in range(1, n + 1))
+    return ThreadSpec(
+        name="reh",
+        title="Répétitions du J5",
+        posts=[P("Tartine", "7 nov. 2025, 08:00", "town", [("rp", lines, label)], uid=12)],
+    )
+
+
+@pytest.mark.parametrize("form", [0, 1])
+def test_rehearsal_rp_label_does_not_count(form: int) -> None:
+    twenty = parse(forms(_rehearsal("Tartine la conteuse", 20))[form])
+    assert [(p.action, p.sure, p.notes) for p in twenty.proposals] == [
+        ("rehearse", True, ["20 lignes"])
+    ]
+    two = parse(forms(_rehearsal("Tartine la conteuse", 2))[form])
+    assert two.proposals == []
+    assert "2 ligne(s)" in two.ignored[0].reason
+
+
+def test_rehearsal_unknown_label_at_the_limit_is_a_doubt_not_a_verdict() -> None:
+    result = parse(page_text(_rehearsal("Le narrateur", 20), 1, 1))
+    assert len(result.proposals) == 1 and not result.proposals[0].sure
+    assert "Le narrateur" in result.proposals[0].doubts[0]
+
+
+def test_participation_counts_rp_posts_without_their_label_and_never_game_masters() -> None:
+    spec = _rehearsal("Tartine la conteuse", 20)
+    spec.posts.append(
+        P("Mj_Rose", "7 nov. 2025, 09:00", "town", [("text", "Un\nDeux\nTrois\nQuatre", "")])
+    )
+    posts = read_thread(page_text(spec, 1, 1)).posts
+    part = participation(posts, [], START, game_masters=GMS)
+    assert part.rehearsal_days == {"Tartine": {5}}
+    assert "Mj_Rose" not in part.forum_days
+
+
+# -- the accused's own "complaint" in a spoiler -------------------------------------------
+SPOILER = ThreadSpec(
+    name="spoiler",
+    title="Procès : Grodoudou est Woody !",
+    posts=[
+        P(
+            "KaktusJoe",
+            "7 nov. 2025, 09:40",
+            "town",
+            [("text", "J'accuse Grodoudou d'être Woody.", "")],
+            uid=11,
+        ),
+        P(
+            "Grodoudou",
+            "7 nov. 2025, 10:00",
+            "town",
+            [("spoiler", f"Moi, Grodoudou, {FORMULA}", ""), ("text", "Bonne journée !", "")],
+            uid=13,
+        ),
+        P(
+            "Tartine",
+            "7 nov. 2025, 10:30",
+            "town",
+            [("spoiler", f"Moi, Tartine, {FORMULA}", ""), ("text", " Voilà.", "")],
+            uid=12,
+        ),
+    ],
+)
+
+
+@pytest.mark.parametrize("form", [0, 1])
+def test_accused_complaint_in_a_spoiler_is_not_proposed(form: int) -> None:
+    result = parse(forms(SPOILER)[form])
+    assert "Grodoudou" not in [p.by for p in result.complaints]
+    assert any("A13" in f.reason and f.author == "Grodoudou" for f in result.ignored)
+
+
+def test_a_complaint_in_a_spoiler_is_doubtful() -> None:
+    result = parse(page_html(SPOILER, 1, 1))
+    (tartine,) = result.complaints
+    assert not tartine.sure and "spoiler" in tartine.doubts[0]
+
+
+# -- decomposed accents ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["trial_anonymous.txt", "trial_woody.txt", "trial_anonymous.html"])
+def test_decomposed_accents_read_the_same(name: str) -> None:
+    text = page(name)
+    nfc = parse(text, today=TODAY)
+    nfd = parse(unicodedata.normalize("NFD", text), today=TODAY)
+    summary = [(p.action, p.by, p.sure) for p in nfc.proposals]
+    assert summary and summary == [(p.action, p.by, p.sure) for p in nfd.proposals]
+    assert len(nfd.complaints) == len(nfc.complaints) > 0
+
+
+# -- the copy date from the page header -------------------------------------------------------
+def test_copy_date_comes_from_the_page_header() -> None:
+    # "Jour 5" of a game whose J1 is 3 nov. 2025: the copy is of 7 nov.
+    thread = read_thread(page("trial_anonymous.txt"), start=START)
+    assert thread.today is not None and thread.today.isoformat() == "2025-11-07"
+    assert [p.time.isoformat() if p.time else None for p in thread.posts] == [
+        "2025-11-06T21:00:00+01:00",
+        "2025-11-07T08:15:00+01:00",
+        "2025-11-07T08:30:00+01:00",
+    ]
+
+
+def test_copy_date_unknown_is_a_warning_never_silence() -> None:
+    text = page("trial_anonymous.txt").replace("Jour 5\n", "")
+    thread = read_thread(text, start=START)
+    assert thread.today is None
+    assert any(d.level == "warning" and "date de la copie" in d.message for d in thread.diagnostics)
+
+
+def test_copy_date_contradicted_by_the_page_is_not_used() -> None:
+    # the header says Jour 2 (4 nov.) but a post is dated 7 nov.: no guess
+    spec = ThreadSpec(
+        name="x",
+        title="Répétitions",
+        posts=[
+            P("Tartine", "7 nov. 2025, 08:00", "town", [("text", "a\nb\nc", "")]),
+            P("Zorro", "Hier à 09:00", "town", [("text", "a\nb\nc", "")]),
+        ],
+    )
+    text = page_text(spec, 1, 1).replace("Jour 5", "Jour 2")
+    thread = read_thread(text, start=START)
+    assert thread.today is None and thread.posts[1].time is None
+
+
+def test_cli_participation_without_today_uses_the_header_and_skips_game_masters(
+    tmp_path: Path,
+) -> None:
+    path = _game_file(tmp_path)
+    spec = ThreadSpec(
+        name="reh",
+        title="Répétitions du J5",
+        posts=[
+            P("Tartine", "Aujourd'hui à 08:00", "town", [("text", "Un\nDeux\nTrois", "")]),
+            P("Mj_Rose", "Aujourd'hui à 09:00", "town", [("text", "Un\nDeux\nTrois", "")]),
+        ],
+    )
+    f = tmp_path / "reh.txt"
+    f.write_text(page_text(spec, 1, 1), encoding="utf-8")
+    res = runner.invoke(
+        app, ["forum", "participation", "--game", str(path), "--rehearsals", str(f)]
+    )
+    assert res.exit_code == 0, res.output
+    assert "Tartine : Répétitions 1 jour(s) ['J5']" in res.output
+    assert "Mj_Rose" not in res.output.replace("# ", "")
+    # without the header line, the posts are not dropped silently
+    f.write_text(page_text(spec, 1, 1).replace("Jour 5\n", ""), encoding="utf-8")
+    res = runner.invoke(
+        app, ["forum", "participation", "--game", str(path), "--rehearsals", str(f)]
+    )
+    assert "date de la copie inconnue" in res.output
+    assert "sans heure" in res.output
+
+
+def test_cli_check_without_today_reads_relative_posts(tmp_path: Path) -> None:
+    path = _game_file(tmp_path)
+    spec = ThreadSpec(
+        name="x",
+        title="Discussion",
+        posts=[
+            P("Mirabelle", "Aujourd'hui à 08:00", "town", [("text", "Qui ? Pourquoi ?", "")]),
+        ],
+    )
+    f = tmp_path / "x.txt"
+    f.write_text(page_text(spec, 1, 1), encoding="utf-8")
+    res = runner.invoke(
+        app, ["forum", "check", "Mirabelle", str(f), "--game", str(path), "--day", "5"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "Suggestion : remplie" in res.output
+
+
+# -- a long thread is read whole (speed is measured by make bench, never asserted) ------------
+def test_a_long_thread_is_read_whole() -> None:
+    spec = ThreadSpec(
+        name="long",
+        title="Procès : Grodoudou est Woody !",
+        posts=[
+            P(
+                "KaktusJoe",
+                "7 nov. 2025, 09:40",
+                "town",
+                [("text", "J'accuse Grodoudou d'être Woody.", "")],
+                uid=11,
+            ),
+            *[
+                P(
+                    ["Loulou", "Zorro", "Tartine"][k % 3],
+                    "7 nov. 2025, 10:00",
+                    "town",
+                    [("text", f"Message {k}.", "")],
+                )
+                for k in range(299)
+            ],
+        ],
+    )
+    text = "".join(page_text(spec, k, 30) for k in range(1, 31))
+    thread = read_thread(text)
+    assert len(thread.posts) == 300 and thread.pages == list(range(1, 31))
+
+
+def test_cli_reads_the_pages_of_one_thread_together_in_any_order(tmp_path: Path) -> None:
+    from .conftest import FIXTURES
+
+    path = _game_file(tmp_path)
+    res = runner.invoke(
+        app,
+        [
+            "forum",
+            "parse",
+            "--game",
+            str(path),
+            str(FIXTURES / "trial_woody.p2.html"),
+            str(FIXTURES / "trial_woody.p1.html"),
+            "--apply",
+        ],
+    )
+    assert "Procès n°1 (à ouvrir)" in res.output
+    assert res.output.count("# Sujet :") == 1
+    trial = view(store.load_game(path).state, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]][:3] == ["Tartine", "Zorro", "Elodie"]
