@@ -15,17 +15,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import format_time, parse_time
+from ronde.engine.clock import format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
+from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
 from . import accounts, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Invitation, Request
-from .views_player import field_choices
 
 _ANNOUNCE = re.compile(r"^Annoncer le verdict du Procès n°(\d+)")
 _THEME = re.compile(r"^Donner le thème du J(\d+)")
@@ -114,44 +114,66 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return render(request, template, ctx)
 
 
-def _choices(game: Game, v: View) -> dict[str, Any]:
-    return {
-        "players": sorted((p["pseudo"] for p in v["players"]), key=str.casefold),
-        "trials": [
-            (t["number"], f"n°{t['number']} — {', '.join(t['accused'])} ({t['status']})")
-            for t in v["trials"]
-        ],
-        "targets": None,
-        "gms": list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
-    }
+_STATUS_FR = {
+    "open": "ouvert",
+    "just": "juste",
+    "unjust": "injuste",
+    "lapsed": "caduc",
+    "cancelled": "annulé",
+    "void": "sans objet",
+}
+
+
+def player_label(p: dict[str, Any]) -> str:
+    """« Ana — Alice » (« démasquée » after it): the game masters' picker label."""
+    label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
+    if not p["masked"]:
+        label += " (démasqué)"
+    if not p.get("alive", True):
+        label += " (mort)"
+    return label
+
+
+def _choices(game: Game, v: View) -> vocabulary.Choices:
+    players = sorted(v["players"], key=lambda p: str(p["pseudo"]).casefold())
+    trials = []
+    for t in reversed(v["trials"]):
+        status = _STATUS_FR.get(t["status"], t["status"])
+        if t["status"] in ("just", "unjust") and not t.get("announced", True):
+            status += ", à annoncer"
+        accused = ", ".join(t["accused"])
+        trials.append((t["number"], f"n°{t['number']} — {accused} ({t['supposed_fr']}, {status})"))
+    return vocabulary.Choices(
+        players=[(p["pseudo"], player_label(p)) for p in players],
+        trials=trials,
+        gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
+        start=game.start,
+        now=service.now(),
+    )
 
 
 def _form_context(
-    game: Game, gm: GameMaster, spec: vocabulary.Spec, v: View, values: dict[str, Any]
+    game: Game,
+    gm: GameMaster,
+    spec: vocabulary.Spec,
+    v: View,
+    values: dict[str, Any],
+    form: vocabulary.ActionForm | None = None,
 ) -> dict[str, Any]:
-    c = _choices(game, v)
+    if form is None:
+        form = vocabulary.action_form(spec, _choices(game, v), initial=values)
     ctx: dict[str, Any] = {
         "game": game,
         "gm": gm,
         "spec": spec,
-        "fields": field_choices(spec, **c),
-        "players": c["players"],
+        "form": form,
         "values": values,
         "seen": game.last_seq,
         "day": v["day"],
+        "next": values.get("next", ""),
     }
     ctx["f"] = ctx
     return ctx
-
-
-def _parse_when(game: Game, text: str) -> datetime | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return parse_time(text, game.start)
-    except ValueError as exc:
-        raise RuleViolation("invalid_argument", str(exc)) from None
 
 
 @gm_page
@@ -162,11 +184,23 @@ def actions_index(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespo
     v = service.view_for(game, "game_master", request.user)
     game.refresh_from_db(fields=["last_seq", "version", "generation"])
     values = dict(request.GET.items())
-    forms = [_form_context(game, gm, s, v, values) for s in vocabulary.SPECS]
+    choices = _choices(game, v)
+    forms = []
+    for s in vocabulary.SPECS:
+        initial = values if values.get("action") == s.name else {}
+        form = vocabulary.action_form(s, choices, initial=initial)
+        forms.append(_form_context(game, gm, s, v, initial, form))
     return render(
         request,
         "games/gm_actions.html",
-        {"game": game, "gm": gm, "forms": forms, "v": v, "values": values},
+        {
+            "game": game,
+            "gm": gm,
+            "forms": forms,
+            "v": v,
+            "values": values,
+            "items": vocabulary.item_names(),
+        },
     )
 
 
@@ -178,19 +212,52 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
         raise Http404(name)
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
-    data = request.POST if request.method == "POST" else request.GET
-    values = dict(data.items())
+    v = service.view_for(game, "game_master", request.user)
+    game.refresh_from_db(fields=["last_seq", "version", "generation"])
     if request.method != "POST":
+        values = dict(request.GET.items())
+        ctx = _form_context(game, gm, spec, v, values)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx)
+    data = request.POST
+    values = dict(data.items())
+    form = vocabulary.action_form(spec, _choices(game, v), data=data)
+    if not form.is_valid():
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
+    by, args, when, note = form.command()
+    if spec.who == "game_master":
+        by = gm.name
+    out = _record(request, game, gm, name, by, args, when, note, data)
+    if isinstance(out, HttpResponse):
+        return out
+    if not out.ok:
         v = service.view_for(game, "game_master", request.user)
-        game.refresh_from_db(fields=["last_seq", "version", "generation"])
-        return render(request, "games/gm_action.html", _form_context(game, gm, spec, v, values))
-    by = gm.name if spec.who == "game_master" else str(data.get("by", "")).strip()
-    seen = _int(data.get("seen"))
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["error"] = out
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
+    _after_write(request, game, name, by, args, out)
+    nxt = str(data.get("next", ""))
+    if nxt.startswith("/") and not nxt.startswith("//"):
+        return redirect(nxt)
+    return redirect("gm_dashboard", slug=game.slug)
+
+
+def _record(
+    request: HttpRequest,
+    game: Game,
+    gm: GameMaster,
+    name: str,
+    by: str,
+    args: dict[str, Any],
+    when: datetime | None,
+    note: str,
+    data: Any,
+) -> service.Outcome | HttpResponse:
+    """Record one action; a change to what was recorded asks for confirmation first."""
     try:
-        if not by:
-            raise RuleViolation("invalid_argument", "Qui agit ? Choisissez un joueur.")
-        args = vocabulary.parse_args(spec, data)
-        when = _parse_when(game, str(data.get("at", "")))
         out = service.record(
             game,
             request.user,
@@ -198,12 +265,12 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
             by,
             args,
             at=when,
-            note=str(data.get("note", "")),
-            seen=seen,
+            note=note,
+            seen=_int(data.get("seen")),
             confirm=str(data["confirm"]) if data.get("confirm") else None,
         )
     except RuleViolation as rv:
-        out = service.Outcome(False, rv.code, rv.message)
+        return service.Outcome(False, rv.code, rv.message)
     except service.Conflict:
         messages.warning(request, service.Conflict.message)
         return redirect("gm_dashboard", slug=game.slug)
@@ -222,16 +289,7 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
                 "target": reverse("gm_action", args=[game.slug, name]),
             },
         )
-    if not out.ok:
-        v = service.view_for(game, "game_master", request.user)
-        ctx = _form_context(game, gm, spec, v, values)
-        ctx["error"] = out
-        return render(request, "games/gm_action.html", ctx, status=400)
-    _after_write(request, game, name, by, args, out)
-    nxt = str(data.get("next", ""))
-    if nxt.startswith("/") and not nxt.startswith("//"):
-        return redirect(nxt)
-    return redirect("gm_dashboard", slug=game.slug)
+    return out
 
 
 def _int(value: object) -> int | None:
@@ -493,3 +551,68 @@ def decide_request(
         messages.error(request, _("Refusée par les règles : %(m)s") % {"m": out.message})
     req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
     return redirect("gm_dashboard", slug=game.slug)
+
+
+@gm_page
+def complaints(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """Several complaints of one trial at once, each at its forum time (recorded in
+    time order, one transaction each; each row says what happened to it)."""
+    if not game.started:
+        return redirect("gm_setup", slug=game.slug)
+    v = service.view_for(game, "game_master", request.user)
+    game.refresh_from_db(fields=["last_seq", "version", "generation"])
+    choices = _choices(game, v)
+    results: list[dict[str, Any]] = []
+    if request.method == "POST":
+        head = vocabulary.BatchComplaints(request.POST, choices=choices)
+        rows = vocabulary.ComplaintRows(request.POST, form_kwargs={"choices": choices})
+        if head.is_valid() and rows.is_valid():
+            trial = head.cleaned_data["trial"]
+            todo = [r.cleaned_data for r in rows if r.cleaned_data.get("by")]
+            todo.sort(key=lambda r: r["when"])
+            for row in todo:
+                args = {"trial": trial, "anonymous": bool(row.get("anonymous"))}
+                try:
+                    out = service.record(
+                        game, request.user, "complain", row["by"], args, at=row["when"]
+                    )
+                except service.Conflict:
+                    out = service.Outcome(False, "conflict", service.Conflict.message)
+                except RuleViolation as rv:
+                    out = service.Outcome(False, rv.code, rv.message)
+                if out.preview is not None and not out.ok:
+                    out = service.Outcome(
+                        False,
+                        "confirm",
+                        _(
+                            "Cette plainte change ce qui est déjà enregistré : "
+                            "enregistrez-la seule pour voir la différence."
+                        ),
+                    )
+                results.append(
+                    {
+                        "by": row["by"],
+                        "time": vocabulary.game_time_label(game.start, row["when"]),
+                        "ok": out.ok,
+                        "message": out.message,
+                    }
+                )
+            if not todo:
+                head.add_error(None, _("Aucune plainte saisie."))
+            elif all(r["ok"] for r in results):
+                messages.success(
+                    request,
+                    _("%(n)d plainte(s) enregistrée(s) au Procès n°%(t)d.")
+                    % {"n": len(results), "t": trial},
+                )
+                return redirect("gm_dashboard", slug=game.slug)
+            game.refresh_from_db()
+    else:
+        head = vocabulary.BatchComplaints(initial=dict(request.GET.items()), choices=choices)
+        rows = vocabulary.ComplaintRows(form_kwargs={"choices": choices})
+    return render(
+        request,
+        "games/gm_complaints.html",
+        {"game": game, "gm": gm, "head": head, "rows": rows, "results": results},
+        status=400 if request.method == "POST" and not results else 200,
+    )
