@@ -3,11 +3,13 @@ scoreboard, players and their requests."""
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
+import hashlib
+from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,41 +17,114 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import format_time
+from ronde.engine.clock import day_start, format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, readers, service, vocabulary
+from . import accounts, nights, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Request
+from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
 
-_ANNOUNCE = re.compile(r"^Annoncer le verdict du Procès n°(\d+)")
-_THEME = re.compile(r"^Donner le thème du J(\d+)")
-_PLAYER_ITEM = re.compile(r"^(?P<player>[^:]{1,60}?) : (?P<item>.+)$")
+_KIND_FR = {
+    "announce": "annonce",
+    "setup": "à préparer",
+    "send": "à envoyer",
+    "ruling": "à juger",
+    "watch": "à surveiller",
+    "note": "pour info",
+}
 
 
-def _todo(v: View) -> list[dict[str, Any]]:
-    """The engine's to-do lines, each with the buttons that settle it."""
-    out = []
+def deadline_label(start: date, iso: str | None) -> str:
+    """« fin du J5 » for a midnight, « J13 13:13 » otherwise; "" without deadline."""
+    if not iso:
+        return ""
+    t = datetime.fromisoformat(iso)
+    text = format_time(start, t)
+    if text.endswith(" 00:00") and text.startswith("J"):
+        return f"fin du J{int(text[1:].split()[0]) - 1}"
+    return text
+
+
+def item_key(day: int, w: dict[str, Any]) -> str:
+    """A stable name for a to-do item of ``day`` (its mark is keyed by it)."""
+    ident = [day, w["kind"], w.get("player"), w.get("action"), sorted(w.get("args", {}).items())]
+    if not w.get("action"):
+        ident.append(w["text"].split(" (")[0])
+    return hashlib.sha1(repr(ident).encode()).hexdigest()[:40]
+
+
+def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
+    """The recorded constraint verdicts (not struck), by (player, day)."""
+    out: dict[tuple[str, int], Action] = {}
+    rows = Action.objects.filter(
+        game=game, action="record_constraint", struck=False, outcome="applied"
+    ).select_related("recorded_by")
+    for a in rows.order_by("at", "pk"):
+        try:
+            out[(str(a.args.get("player")), int(a.args.get("day")))] = a
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def _work(
+    request: HttpRequest, game: Game, v: View, choices: vocabulary.Choices
+) -> list[dict[str, Any]]:
+    """The engine's to-do items, each with its mark, its form prefilled, and for a
+    constraint the verdict already recorded."""
     day = v["day"]
-    for text in v["todo"]:
-        item: dict[str, Any] = {"text": text, "buttons": [], "link": None}
-        if m := _ANNOUNCE.match(text):
-            item["buttons"].append(("announce", {"trial": m.group(1)}, _("Annoncer")))
-        elif m := _THEME.match(text):
-            item["link"] = ("set_theme", f"day={m.group(1)}")
-        elif m := _PLAYER_ITEM.match(text):
-            player = m.group("player")
-            if "contrainte" in m.group("item"):
-                base = {"player": player, "day": str(day)}
-                item["buttons"].append(("record_constraint", {**base, "met": "on"}, _("Respectée")))
-                item["buttons"].append(("record_constraint", base, _("Non respectée")))
-            item["link"] = ("", f"player={player}")
+    marks = {
+        m.key: m
+        for m in TodoMark.objects.filter(game=game, day=max(day, 0)).select_related(
+            "taken_by", "done_by"
+        )
+    }
+    verdicts = constraint_verdicts(game)
+    names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
+    back = reverse("gm_dashboard", args=[game.slug])
+    out = []
+    for i, w in enumerate(v["work"]):
+        key = item_key(day, w)
+        mark = marks.get(key)
+        item: dict[str, Any] = {
+            **w,
+            "key": key,
+            "kind_fr": _KIND_FR.get(w["kind"], ""),
+            "deadline_label": deadline_label(game.start, w.get("deadline_at")),
+            "mark": mark,
+            "taken_by": names.get(mark.taken_by_id) if mark and mark.taken_by_id else None,
+            "done_by": names.get(mark.done_by_id) if mark and mark.done_by_id else None,
+            "done": bool(mark and mark.done_at),
+            "form": None,
+            "verdict": None,
+        }
+        spec = vocabulary.BY_NAME.get(w.get("action") or "")
+        if spec is not None:
+            initial = {**w.get("args", {}), "by": w.get("by") or ""}
+            form = vocabulary.action_form(spec, choices, initial=initial, ident=f"w{i}")
+            item["form"] = {
+                "spec": spec,
+                "form": form,
+                "seen": game.last_seq,
+                "next": back,
+                "suffix": f"-w{i}",
+            }
+        if w.get("action") == "record_constraint":
+            args = w.get("args", {})
+            found = verdicts.get((str(args.get("player")), int(args.get("day", 0))))
+            if found is not None:
+                item["verdict"] = {
+                    "met": bool(found.args.get("met", True)),
+                    "by": names.get(found.recorded_by_id or 0, ""),
+                    "at": format_time(game.start, found.at),
+                }
         out.append(item)
+    out.sort(key=lambda x: x["done"])  # ticked-off items last, the rest by deadline
     return out
 
 
@@ -83,20 +158,39 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         .select_related("membership")
         .order_by("created_at")
     )
+    choices = _choices(game, v)
+    t = service.now()
+    night_day, night = nights.last_night(eng)
+    midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
+    j1 = day_start(game.start, 1)
     return {
         "game": game,
         "gm": gm,
         "v": v,
-        "now": service.now(),
+        "now": t,
+        "game_now": vocabulary.game_time_label(game.start, t),
+        "before_j1": t < j1,
+        "j1": j1,
         "next_timer": format_time(eng.state.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
-        "todo": _todo(v),
+        "work": _work(request, game, v, choices),
+        "night_day": night_day,
+        "night": night,
+        "midnight_day": midnight_day,
+        "midnight": midnight,
+        "refresh": int(getattr(settings, "RONDE_DASHBOARD_REFRESH", 30)),
+        "constraint_buttons": [
+            (True, _("Respectée"), _("Corriger : respectée")),
+            (False, _("Non respectée"), _("Corriger : non respectée")),
+        ],
+        "items": vocabulary.item_names(),
         "pending": [
             {
                 "req": r,
                 "spec": vocabulary.BY_NAME.get(r.action),
                 "args": vocabulary.describe_args(r.args),
+                "time": vocabulary.game_time_label(game.start, r.created_at),
             }
             for r in pending
         ],
@@ -105,13 +199,43 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
 
 @gm_page
 def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """The day: open trials and counts, duties, rulings waiting, players' requests."""
+    """The day as a work list: what fired last night and will fire at midnight, open
+    trials, players' requests, the engine's to-do items by deadline with their forms."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
     ctx = _dashboard_context(request, game, gm)
     partial = request.headers.get("HX-Request") == "true"
     template = "games/gm_dashboard_body.html" if partial else "games/gm_dashboard.html"
     return render(request, template, ctx)
+
+
+@require_POST
+@gm_page
+def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """Take a to-do item, give it back, tick it off or reopen it (the others see it)."""
+    key = str(request.POST.get("key", ""))[:64]
+    op = request.POST.get("op")
+    if not key or op not in ("take", "release", "done", "reopen"):
+        raise Http404(op)
+    v = service.view_for(game, "game_master", request.user)
+    day = max(int(v["day"]), 0)
+    t = service.now()
+    with transaction.atomic():
+        mark, _created = TodoMark.objects.select_for_update().get_or_create(
+            game=game,
+            key=key,
+            defaults={"day": day, "text": str(request.POST.get("text", ""))[:300]},
+        )
+        if op == "take":
+            mark.taken_by, mark.taken_at = request.user, t  # type: ignore[assignment]
+        elif op == "release":
+            mark.taken_by, mark.taken_at = None, None
+        elif op == "done":
+            mark.done_by, mark.done_at = request.user, t  # type: ignore[assignment]
+        else:
+            mark.done_by, mark.done_at = None, None
+        mark.save()
+    return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#todo-h")
 
 
 _STATUS_FR = {
@@ -125,7 +249,7 @@ _STATUS_FR = {
 
 
 def player_label(p: dict[str, Any]) -> str:
-    """« Ana — Alice » (« démasquée » after it): the game masters' picker label."""
+    """« Ana — Alice » (« démasqué » after it): the game masters' picker label."""
     label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
     if not p["masked"]:
         label += " (démasqué)"
@@ -229,6 +353,10 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
     by, args, when, note = form.command()
     if spec.who == "game_master":
         by = gm.name
+    if name == "record_constraint":
+        stop = _one_verdict(request, game, gm, args, data)
+        if stop is not None:
+            return stop
     out = _record(request, game, gm, name, by, args, when, note, data)
     if isinstance(out, HttpResponse):
         return out
@@ -243,6 +371,82 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
     if nxt.startswith("/") and not nxt.startswith("//"):
         return redirect(nxt)
     return redirect("gm_dashboard", slug=game.slug)
+
+
+def _one_verdict(
+    request: HttpRequest, game: Game, gm: GameMaster, args: dict[str, Any], data: Any
+) -> HttpResponse | None:
+    """One verdict per constraint: the same verdict again records nothing; the opposite
+    one is a correction, confirmed with a reason, that strikes the first (``None``: go
+    on and record)."""
+    try:
+        previous = constraint_verdicts(game).get((str(args["player"]), int(args["day"])))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if previous is None:
+        return None
+    back = str(data.get("next", "")) or reverse("gm_dashboard", args=[game.slug])
+    if not back.startswith("/") or back.startswith("//"):
+        back = reverse("gm_dashboard", args=[game.slug])
+    was = bool(previous.args.get("met", True))
+    verdict = _("respectée") if was else _("non respectée")
+    names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
+    who = names.get(previous.recorded_by_id or 0, "?")
+    if was == bool(args.get("met")):
+        messages.info(
+            request,
+            _("Contrainte de %(p)s au J%(d)s déjà jugée %(v)s (%(who)s) : rien de plus.")
+            % {"p": args["player"], "d": args["day"], "v": verdict, "who": who},
+        )
+        return redirect(back)
+    reason = str(data.get("reason", "")).strip()
+    error = ""
+    if data.get("correct") == str(previous.pk):
+        if not reason:
+            error = _("Donnez la raison de la correction.")
+        else:
+            try:
+                out = service.strike(
+                    game, previous, reason, request.user, str(data.get("strike_token", ""))
+                )
+            except service.Conflict:
+                messages.warning(request, service.Conflict.message)
+                return redirect(back)
+            if not out.ok:
+                messages.error(request, out.message)
+                return redirect(back)
+            accounts.reconcile(game)
+            messages.info(
+                request,
+                _("Premier verdict (%(v)s) rayé : %(r)s") % {"v": verdict, "r": reason},
+            )
+            game.refresh_from_db()
+            return None
+    preview = service.preview_strike(game, previous)
+    assert preview.preview is not None
+    skip = ("csrfmiddlewaretoken", "correct", "reason", "strike_token")
+    return render(
+        request,
+        "games/gm_correct.html",
+        {
+            "game": game,
+            "gm": gm,
+            "player": args["player"],
+            "day": args["day"],
+            "was": verdict,
+            "now_met": bool(args.get("met")),
+            "who": who,
+            "at": format_time(game.start, previous.at),
+            "diff": _diff_rows(game, preview.preview),
+            "token": preview.token,
+            "previous": previous,
+            "post": [(k, val) for k, val in data.items() if k not in skip],
+            "target": reverse("gm_action", args=[game.slug, "record_constraint"]),
+            "error": error,
+            "reason": reason,
+        },
+        status=400 if error else 200,
+    )
 
 
 def _record(

@@ -551,8 +551,10 @@ class ActionForm(forms.Form):
         *,
         choices: Choices,
         initial: Mapping[str, Any] | None = None,
+        ident: str = "",
     ) -> None:
-        super().__init__(data, initial=dict(initial or {}), auto_id=f"{self.spec.name}-%s")
+        auto_id = f"{self.spec.name}-{ident}-%s" if ident else f"{self.spec.name}-%s"
+        super().__init__(data, initial=dict(initial or {}), auto_id=auto_id)
         self.choices = choices
         self.error_css_class = "invalid"
         players = [("", "—"), *choices.players]
@@ -767,6 +769,7 @@ def action_form(
     choices: Choices,
     data: Mapping[str, Any] | None = None,
     initial: Mapping[str, Any] | None = None,
+    ident: str = "",
 ) -> ActionForm:
     """A bound (``data``) or prefilled (``initial``) form of ``spec``."""
     initial = dict(initial or {})
@@ -782,7 +785,7 @@ def action_form(
             )
         elif arg.kind == "bool" and isinstance(initial.get(arg.name), str):
             initial[arg.name] = initial[arg.name].casefold() in {"on", "true", "1", "oui"}
-    return form_class(spec)(data, choices=choices, initial=initial)
+    return form_class(spec)(data, choices=choices, initial=initial, ident=ident)
 
 
 def game_time_label(start: date, t: datetime) -> str:
