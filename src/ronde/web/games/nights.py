@@ -78,7 +78,15 @@ def last_night(eng: EngineGame) -> tuple[int, list[Line]]:
         if e.at == midnight and (line := _line(g.start, e)) is not None:
             out.append(line)
     out.reverse()
-    return day, out
+    return day, _ordered(out)
+
+
+_ORDER = {"unmasked": 0, "trial": 1, "points": 2, "message": 3, "other": 4}
+
+
+def _ordered(lines: list[Line]) -> list[Line]:
+    """Unmaskings first, then trials, points and messages (each in time order)."""
+    return sorted(lines, key=lambda x: (x.time, _ORDER.get(x.kind, 9)))
 
 
 _cache: dict[tuple[int, str], tuple[datetime | None, list[Line]]] = {}
@@ -103,7 +111,7 @@ def next_midnight(eng: EngineGame, key: tuple[int, str] | None = None) -> tuple[
             return day, hit[1]
     copy = EngineGame.replay(eng.log, default_catalog())
     fired = copy.advance(midnight)
-    lines = [line for e in fired if (line := _line(g.start, e)) is not None]
+    lines = _ordered([line for e in fired if (line := _line(g.start, e)) is not None])
     if key is not None:
         with _lock:
             if len(_cache) > 64:
