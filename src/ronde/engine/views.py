@@ -317,19 +317,20 @@ def work(g: GameState) -> list[Todo]:
                     args={"trial": t.number},
                 )
             )
+    theme_day = max(day, 1)  # before J1: the theme of J1
     if (
-        1 <= day <= 13
-        and day not in g.themes
+        theme_day <= 13
+        and theme_day not in g.themes
         and any(p.masked and p.character == "extra" for p in g.players.values())
     ):
         out.append(
             Todo(
-                f"Donner le thème du J{day} aux Figurants.",
+                f"Donner le thème du J{theme_day} aux Figurants.",
                 "setup",
-                deadline=day_end(g.start, day),
+                deadline=day_end(g.start, theme_day),
                 consequence="les Figurants n'ont pas de thème pour leur allusion du jour",
                 action="set_theme",
-                args={"day": day},
+                args={"day": theme_day},
             )
         )
     for p in g.players.values():

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import day_start, format_time
+from ronde.engine.clock import day_of, day_start, format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
@@ -548,22 +548,28 @@ def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
 
 @gm_page
 def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """Every event of the current log, who recorded it, and the struck actions."""
+    """The events of the current log day by day (today's first), who recorded each,
+    and the struck actions."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
-    service.current(game, request.user)
+    eng = service.current(game, request.user)
     game.refresh_from_db()
-    day = _int(request.GET.get("jour"))
+    today = eng.state.day()
+    asked = request.GET.get("jour", "")
+    every = asked == "tous"
+    day = _int(asked) if asked and not every else (None if every else max(today, 0))
     rows = service.log_rows(game)
     actions = {
         a.pk: a for a in Action.objects.filter(game=game).select_related("recorded_by", "request")
     }
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     out = []
+    seen_days: set[int] = set()
     for row in rows:
         e = from_json(row.data)
-        when = format_time(game.start, e.at)
-        if day is not None and not when.startswith(f"J{day} "):
+        n = day_of(game.start, e.at)
+        seen_days.add(max(n, 0))
+        if day is not None and max(n, 0) != day:
             continue
         a = actions.get(row.action_id or 0)
         if a is None:
@@ -572,13 +578,27 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             who = names.get(a.recorded_by_id or 0) or (
                 a.recorded_by.get_username() if a.recorded_by else "?"
             )
-        out.append({"row": row, "time": when, "text": describe(e), "who": who, "action": a})
+        out.append(
+            {
+                "row": row,
+                "time": vocabulary.game_time_label(game.start, e.at),
+                "full": e.at,
+                "text": describe(e),
+                "who": who,
+                "action": a,
+            }
+        )
     struck = (
         Action.objects.filter(game=game, struck=True)
         .prefetch_related(Prefetch("strikes", to_attr="strike_list"))
         .select_related("recorded_by")
     )
     refused = Action.objects.filter(game=game, struck=False, outcome="refused")
+
+    def label(a: Action) -> str:
+        spec = vocabulary.BY_NAME.get(a.action)
+        return str(spec.label) if spec else a.action
+
     return render(
         request,
         "games/gm_journal.html",
@@ -586,10 +606,33 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "game": game,
             "gm": gm,
             "rows": out,
-            "struck": struck,
-            "refused": refused,
+            "struck": [
+                {
+                    "a": a,
+                    "label": label(a),
+                    "time": vocabulary.game_time_label(game.start, a.at),
+                    "strikes": [
+                        {
+                            "s": st,
+                            "time": vocabulary.game_time_label(game.start, st.at),
+                        }
+                        for st in a.strike_list
+                    ],
+                }
+                for a in struck
+            ],
+            "refused": [
+                {
+                    "a": a,
+                    "label": label(a),
+                    "time": vocabulary.game_time_label(game.start, a.at),
+                }
+                for a in refused
+            ],
             "day": day,
-            "days": range(1, 15),
+            "today": today,
+            "every": every,
+            "days": [d for d in range(0, 15) if d in seen_days or d == max(today, 0)],
             "gm_names": names,
         },
     )

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ronde.catalog import default_catalog
+from ronde.engine.clock import day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.names import RONDE_IDS, french_name, resolve_character
@@ -211,6 +212,9 @@ def _start(request: HttpRequest, game: Game) -> HttpResponse:
         players=list(game.roster) or list(game.cast),
         game_masters=gm_names,
         options=game.options,
+        # started before J1: the game exists from now, so that what must exist before
+        # J1 (themes, the Mime's model, Guignol's constraint) can be recorded
+        at=min(service.now(), day_start(game.start, 1)),
     )
     with transaction.atomic():
         service.start(game, eng, request.user)
