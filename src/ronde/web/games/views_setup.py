@@ -21,10 +21,10 @@ from ronde.engine.clock import day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.names import RONDE_IDS, french_name, resolve_character
-from ronde.engine.options import HOUSE_RULES, validate_options
+from ronde.engine.options import validate_options
 from ronde.setup import draw, new_seed
 
-from . import accounts, service
+from . import accounts, house_rules, service
 from .access import gm_page, parse_roster
 from .models import Game, GameMaster
 
@@ -72,11 +72,8 @@ def gm_home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/gm_home.html", {"form": form, "games": games})
 
 
-def _house_rules() -> list[dict[str, Any]]:
-    return [
-        {"id": rid, "default": default, "values": (default, *others)}
-        for rid, (default, others) in HOUSE_RULES.items()
-    ]
+def _house_rules(game: Game) -> list[dict[str, Any]]:
+    return house_rules.rows(game.options)
 
 
 def _cast_text(game: Game) -> str:
@@ -110,7 +107,7 @@ def setup(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "gm": gm,
             "gms": gms,
             "error": error,
-            "rules": _house_rules(),
+            "rules": _house_rules(game),
             "cast_text": _cast_text(game),
             "ronde_text": "\n".join(game.ronde),
             "cast_rows": [
@@ -131,11 +128,7 @@ def _setup_op(request: HttpRequest, game: Game) -> HttpResponse | None:
             raise RuleViolation("invalid_argument", _("Nom et date du J1 sont requis."))
         game.name = form.cleaned_data["name"]
         game.start = form.cleaned_data["start"]
-        options = {
-            rid: str(request.POST.get(f"opt_{rid}"))
-            for rid, (default, _o) in HOUSE_RULES.items()
-            if request.POST.get(f"opt_{rid}") and request.POST.get(f"opt_{rid}") != default
-        }
+        options = house_rules.read(request.POST)
         validate_options(options)
         game.options = options
         game.save()
