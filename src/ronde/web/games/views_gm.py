@@ -176,9 +176,11 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
         "work": _work(request, game, v, choices),
         "night_day": night_day,
-        "night": night,
+        "night": [x for x in night if x.kind != "message"],
+        "night_messages": [x for x in night if x.kind == "message"],
         "midnight_day": midnight_day,
-        "midnight": midnight,
+        "midnight": [x for x in midnight if x.kind != "message"],
+        "midnight_messages": [x for x in midnight if x.kind == "message"],
         "refresh": int(getattr(settings, "RONDE_DASHBOARD_REFRESH", 30)),
         "constraint_buttons": [
             (True, _("Respectée"), _("Corriger : respectée")),
