@@ -39,6 +39,8 @@ def test_work_items_are_data_sorted_by_deadline(client: Client, world: World, cl
     assert "fin du J2" in page
     assert 'id="set_theme-w' in page  # its form, prefilled, on the dashboard
     assert "Cette nuit" in page and "À minuit" in page
+    # the header shows the game's time, the full date on hover
+    assert 'title="mercredi 2 décembre 2026, 10:00">J2 10:00</time></span>' in page
 
 
 def test_a_game_master_takes_an_item_and_the_others_see_it(
