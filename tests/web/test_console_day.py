@@ -163,3 +163,23 @@ def test_journal_opens_on_today_with_day_tabs(client: Client, world: World, cloc
     assert "Ana aux Répétitions" in page and "Bob aux Répétitions" not in page
     page = _page(client.get(url + "?jour=tous"))
     assert "Ana aux Répétitions" in page and "Bob aux Répétitions" in page
+
+
+def test_midnight_forecast_is_read_only(client: Client, world: World, clock: Any) -> None:
+    from ronde.web.games import nights
+    from ronde.web.games.models import Event
+
+    clock("J2 09:00")
+    out = service.record(world.game, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"})
+    assert out.ok
+    clock("J3 08:00")
+    eng = service.current(world.game)
+    stored = Event.objects.filter(game=world.game).count()
+    day, lines = nights.next_midnight(eng)
+    assert day == 3
+    assert any(x.kind == "trial" and "Procès n°1 : caduc" in x.text for x in lines)
+    assert Event.objects.filter(game=world.game).count() == stored
+    assert service.view_for(world.game, "game_master")["trials"][0]["status"] == "open"
+    gm_client(client, world)
+    page = _page(client.get(reverse("gm_dashboard", args=[world.game.slug])))
+    assert "J3 09:00" in page and "Procès n°1 : caduc" in page
