@@ -315,7 +315,10 @@ def actions_index(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespo
     for s in vocabulary.SPECS:
         initial = values if values.get("action") == s.name else {}
         form = vocabulary.action_form(s, choices, initial=initial)
-        forms.append(_form_context(game, gm, s, v, initial, form))
+        ctx = _form_context(game, gm, s, v, initial, form)
+        label = str(s.label)
+        ctx["holders"] = [french_name(c) for c in s.characters if french_name(c) not in label]
+        forms.append(ctx)
     return render(
         request,
         "games/gm_actions.html",

@@ -570,6 +570,10 @@ class ActionForm(forms.Form):
             by = self.fields["by"]
             assert isinstance(by, forms.ChoiceField)
             by.choices = players
+        if choices.start is not None and choices.now is not None:
+            self.fields["at"].widget.attrs["placeholder"] = game_time_label(
+                choices.start, choices.now
+            )
         if "against2" in self.fields:
             second = self.fields["against2"]
             assert isinstance(second, forms.ChoiceField)
@@ -817,6 +821,10 @@ class ComplaintRow(forms.Form):
         by = self.fields["by"]
         assert isinstance(by, forms.ChoiceField)
         by.choices = [("", "—"), *choices.players]
+        if choices.start is not None and choices.now is not None:
+            self.fields["at"].widget.attrs["placeholder"] = game_time_label(
+                choices.start, choices.now
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
