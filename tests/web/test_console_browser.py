@@ -87,3 +87,22 @@ def test_refresh_keeps_a_half_typed_reason(
         "() => !document.querySelector('#dashboard').innerText.includes('Donner le thème du J2')",
         timeout=15000,
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_console_pages_fit_a_phone_and_a_desktop(
+    console_world: World, live_server: Any, chromium: Any
+) -> None:
+    base = live_server.url
+    slug = console_world.game.slug
+    pages = ["", "actions/", "action/complain/", "plaintes/?trial=1", "journal/", "points/"]
+    for width in (390, 1280):
+        page = chromium.new_context(viewport={"width": width, "height": 900}).new_page()
+        _login(page, base)
+        for path in pages:
+            page.goto(f"{base}/mj/{slug}/{path}")
+            assert page.locator("h1").count() == 1, path
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (path, width, overflow)
+            name = path.split("/")[0] or "dashboard"
+            shot(page, f"console_{name}_{width}")
