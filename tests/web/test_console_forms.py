@@ -301,3 +301,11 @@ def test_batch_complaints_of_one_trial(big: World, clock: Any) -> None:
     assert r.status_code == 302
     times = Action.objects.filter(game=big.game, action="complain").values_list("by", "at")
     assert ("Fb", at("J2 10:15")) in set(times)
+
+
+def test_arguments_are_described_in_french() -> None:
+    text = vocabulary.describe_args({"trial": 1, "anonymous": True}, "complain")
+    assert text == "Procès : 1 ; Anonyme (par MP aux MJ) : oui"
+    text = vocabulary.describe_args({"items": ["item_carpet"], "to": "Mj"}, "send_items")
+    assert text == "Objets envoyés : Tapis persan ; MJ : Mj"
+    assert "Voyante" in vocabulary.describe_args({"character": "seer"}, "designate")

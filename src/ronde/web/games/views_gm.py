@@ -191,7 +191,7 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
             {
                 "req": r,
                 "spec": vocabulary.BY_NAME.get(r.action),
-                "args": vocabulary.describe_args(r.args),
+                "args": vocabulary.describe_args(r.args, r.action),
                 "time": vocabulary.game_time_label(game.start, r.created_at),
             }
             for r in pending
@@ -535,6 +535,11 @@ def _after_write(
         messages.info(request, _("Annonce : %(text)s") % {"text": text})
 
 
+def _action_label(name: str) -> str:
+    spec = vocabulary.BY_NAME.get(name)
+    return str(spec.label) if spec else name
+
+
 def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
     def rows(events: list[EngineEvent]) -> list[dict[str, str]]:
         return [{"time": format_time(game.start, e.at), "text": describe(e)} for e in events]
@@ -543,7 +548,12 @@ def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
         "removed": rows(diff.removed),
         "added": rows(diff.added),
         "refused": [
-            {"action": a, "message": msg, "args": vocabulary.describe_args(a.args)}
+            {
+                "action": a,
+                "label": _action_label(a.action),
+                "message": msg,
+                "args": vocabulary.describe_args(a.args, a.action),
+            }
             for a, msg in diff.newly_refused
         ],
         "applied": diff.newly_applied,
@@ -679,7 +689,7 @@ def strike(request: HttpRequest, game: Game, gm: GameMaster, pk: int) -> HttpRes
             "game": game,
             "gm": gm,
             "action": action,
-            "args": vocabulary.describe_args(action.args),
+            "args": vocabulary.describe_args(action.args, action.action),
             "diff": _diff_rows(game, preview.preview),
             "token": preview.token,
         },

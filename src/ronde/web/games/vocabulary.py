@@ -433,15 +433,32 @@ def player_powers(character: str | None, *, chorus: bool) -> list[Spec]:
     ]
 
 
-def describe_args(args: Mapping[str, Any]) -> str:
-    """A short French rendering of command arguments (``trial=3, anonymous=oui``)."""
+def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
+    """A short French rendering of command arguments (« Procès : 3 ; Anonyme : oui »):
+    the labels of ``action``'s declaration, characters and items by their French names."""
+    spec = BY_NAME.get(action or "")
+    kinds = {a.name: a for a in spec.args} if spec else {}
+    catalog = default_catalog()
     parts = []
     for k, v in args.items():
+        arg = kinds.get(k)
+        kind = arg.kind if arg else ""
         if isinstance(v, bool):
-            v = "oui" if v else "non"
+            text = "oui" if v else "non"
+        elif kind in ("character", "character_or_extra", "target") and isinstance(v, str):
+            text = french_name(v)
+        elif kind == "characters" and isinstance(v, list | tuple):
+            text = ", ".join(french_name(str(x)) for x in v)
+        elif kind == "items" and isinstance(v, list | tuple):
+            text = ", ".join(catalog.name(str(x)) for x in v)
+        elif kind == "choice" and arg is not None:
+            text = str(dict(arg.choices).get(str(v), v))
         elif isinstance(v, list | tuple):
-            v = ", ".join(str(x) for x in v)
-        parts.append(f"{k}={v}")
+            text = ", ".join(str(x) for x in v)
+        else:
+            text = str(v)
+        label = str(arg.label) if arg is not None else k
+        parts.append(f"{label} : {text}" if spec else f"{k}={text}")
     return " ; ".join(parts)
 
 
