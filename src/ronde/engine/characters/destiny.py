@@ -433,10 +433,11 @@ class Destiny(Character):
             if day <= self.first_day(g, p):
                 return [
                     Todo(
-                        f"recevoir sa liste de Personnages avant la fin du J{day}",
+                        f"recevoir sa liste de Personnages avant la fin du J{self.first_day(g, p)}",
                         "watch",
                         p.seat,
-                        day_end(g.start, day),
+                        day_end(g.start, self.first_day(g, p)),
+                        "démasquée (devoir manqué, R7.16.1)",
                         action="declare_destiny",
                         by=p.pseudo,
                     )

@@ -392,6 +392,7 @@ class Prompter(Character):
                     "watch",
                     p.seat,
                     day_end(g.start, self.phrase_day(g, p)),
+                    "démasqué (devoir manqué, R7.2.6)",
                     action="choose_phrase",
                     by=p.pseudo,
                 )
