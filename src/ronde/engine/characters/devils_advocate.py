@@ -316,6 +316,7 @@ class DevilsAdvocate(Character):
                             "watch",
                             p.seat,
                             day_end(g.start, last),
+                            "démasqué (contrainte manquée), sauf sommeil ou exemption",
                             action="post",
                             by=p.pseudo,
                         )

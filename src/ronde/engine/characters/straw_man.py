@@ -163,5 +163,6 @@ class StrawMan(Character):
         for first, last in PERIODS:
             if first <= day <= last and not self.gathered(g, p.seat, first, last):
                 text = f"pas encore de Procès à 4 plaintes contre lui (J{first}–J{last})"
-                return [Todo(text, "watch", p.seat, day_end(g.start, last))]
+                end = day_end(g.start, last)
+                return [Todo(text, "watch", p.seat, end, "démasqué à la fin de la période")]
         return []
