@@ -147,6 +147,7 @@ def test_game_master_sets_up_and_a_trial_reaches_its_verdict(
         clock(f"J2 11:{minute}")
         gm.goto(f"{base}/mj/ronde-du-navigateur/action/complain/?trial=1")
         gm.select_option("#complain-by", who)
+        gm.fill("#complain-at", f"J2 11:{minute}")  # the post's forum time
         gm.click("main form button[type=submit]")
         gm.wait_for_selector("text=Enregistré : Porter plainte")
     clock("J2 11:30")
@@ -171,6 +172,7 @@ def test_game_master_sets_up_and_a_trial_reaches_its_verdict(
     clock("J2 12:00")
     gm.goto(f"{base}/mj/ronde-du-navigateur/action/complain/?trial=1")
     gm.select_option("#complain-by", "Fay")
+    gm.fill("#complain-at", "12:00")
     gm.click("main form button[type=submit]")
     gm.wait_for_selector("text=Enregistré : Porter plainte")
     assert "juste" in gm.locator("#gm-trial-1").inner_text()

@@ -66,7 +66,8 @@ def test_fifty_threads_complain_in_one_trial(clock: Any) -> None:
     def worker(i: int) -> None:
         try:
             barrier.wait(timeout=30)
-            r = clients[i].post(url, {"by": authors[i], "trial": str(trial)})
+            data = {"by": authors[i], "trial": str(trial), "at": service.now().isoformat()}
+            r = clients[i].post(url, data)
             statuses[i] = r.status_code
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
@@ -136,6 +137,8 @@ def test_a_writer_that_did_not_see_the_last_event_gets_a_conflict(clock: Any) ->
     client = Client()
     client.force_login(get_user_model().objects.get(username="Mj"))
     r = client.post(
-        reverse("gm_action", args=[world.game.slug, "rehearse"]), {"by": "Bob"}, follow=True
+        reverse("gm_action", args=[world.game.slug, "rehearse"]),
+        {"by": "Bob", "at": service.now().isoformat()},
+        follow=True,
     )
     assert "Quelqu&#x27;un a enregistré avant vous" in r.content.decode()

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ronde.web.games import service
+from ronde.web.games import service, vocabulary
 from ronde.web.games.models import Action, Event, Request
 
 from .conftest import World, gm_client
@@ -24,6 +24,8 @@ def text(r: Any) -> str:
 
 def post_action(client: Client, world: World, action: str, **data: Any) -> Any:
     url = reverse("gm_action", args=[world.game.slug, action])
+    if vocabulary.BY_NAME[action].forum and "at" not in data:
+        data["at"] = service.now().isoformat()  # a forum post's time is required
     return client.post(url, {k: v for k, v in data.items() if v is not None})
 
 

@@ -8,6 +8,8 @@ what the rules told him, and the public board; the public sees the board.
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import UTC, datetime
 from typing import Any
 
 from .characters import character_of
@@ -18,6 +20,7 @@ from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
 from .unmasking import held_by, hidden_unmaskings
+from .work import KINDS, Todo, day_end
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -224,6 +227,7 @@ def scoreboard(g: GameState) -> list[View]:
 def game_master_view(g: GameState) -> View:
     """Everything, plus what the game masters must do today."""
     day = g.day()
+    items = work(g)
     players = []
     for seat, p in g.players.items():
         span = constraint_range(g, p)
@@ -280,7 +284,8 @@ def game_master_view(g: GameState) -> View:
         "players": players,
         "trials": trials,
         "secretary": g.pseudo(g.secretary) if g.secretary else None,
-        "todo": todo(g),
+        "todo": [x.text for x in items],
+        "work": work_view(g, items),
         "messages": [
             {
                 "time": format_time(g.start, at),
@@ -295,25 +300,74 @@ def game_master_view(g: GameState) -> View:
     }
 
 
-def todo(g: GameState) -> list[str]:
-    """What the game masters must rule on or send today (French)."""
+def work(g: GameState) -> list[Todo]:
+    """What the game masters must rule on or send today, as data (see
+    :class:`ronde.engine.work.Todo`), by deadline (none last), then kind."""
     day = g.day()
-    out: list[str] = []
+    out: list[Todo] = []
     for t in g.trials:
         if t.concluded and not t.announced:
             verdict = "juste" if t.status == "just" else "injuste"
-            out.append(f"Annoncer le verdict du Procès n°{t.number} ({verdict}).")
+            out.append(
+                Todo(
+                    f"Annoncer le verdict du Procès n°{t.number} ({verdict}).",
+                    "announce",
+                    deadline=t.ended_at,
+                    consequence="le verdict reste secret et les plaintes tardives restent "
+                    "acceptées jusqu'à l'annonce",
+                    action="announce",
+                    args={"trial": t.number},
+                )
+            )
+    theme_day = max(day, 1)  # before J1: the theme of J1
     if (
-        1 <= day <= 13
-        and day not in g.themes
+        theme_day <= 13
+        and theme_day not in g.themes
         and any(p.masked and p.character == "extra" for p in g.players.values())
     ):
-        out.append(f"Donner le thème du J{day} aux Figurants.")
+        out.append(
+            Todo(
+                f"Donner le thème du J{theme_day} aux Figurants.",
+                "setup",
+                deadline=day_end(g.start, theme_day),
+                consequence="les Figurants n'ont pas de thème pour leur allusion du jour",
+                action="set_theme",
+                args={"day": theme_day},
+            )
+        )
     for p in g.players.values():
         if p.masked:
             for item in character_of(p).game_master_todo(g, p, day):
-                out.append(f"{p.pseudo} : {item}")
+                out.append(
+                    dataclasses.replace(item, text=f"{p.pseudo} : {item.text}", player=p.seat)
+                )
+    far = datetime.max.replace(tzinfo=UTC)
+    rank = {k: i for i, k in enumerate(KINDS)}
+    out.sort(key=lambda x: (x.deadline or far, rank.get(x.kind, len(KINDS))))
     return out
+
+
+def todo(g: GameState) -> list[str]:
+    """What the game masters must rule on or send today (French)."""
+    return [x.text for x in work(g)]
+
+
+def work_view(g: GameState, items: list[Todo]) -> list[View]:
+    """The to-do items as the game masters' view shows them (pseudos, game times)."""
+    return [
+        {
+            "text": x.text,
+            "kind": x.kind,
+            "player": g.pseudo(x.player) if x.player else None,
+            "deadline": format_time(g.start, x.deadline) if x.deadline else None,
+            "deadline_at": x.deadline.isoformat() if x.deadline else None,
+            "consequence": x.consequence,
+            "action": x.action,
+            "args": dict(x.args),
+            "by": x.by,
+        }
+        for x in items
+    ]
 
 
 def view(g: GameState, viewer: str) -> View:

@@ -32,6 +32,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import ActionHandler, ListedJokers
 
 
@@ -94,8 +95,17 @@ class Alice(ListedJokers):
         ]
         return {"excerpts": excerpts}
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         if day >= 2 and day not in p.data.get("excerpt_days", []):
-            out.append("Lui envoyer ses extraits de MP du jour (send_excerpt).")
+            out.append(
+                Todo(
+                    "Lui envoyer ses extraits de MP du jour.",
+                    "send",
+                    p.seat,
+                    day_end(g.start, day),
+                    action="send_excerpt",
+                    args={"player": p.pseudo},
+                )
+            )
         return out

@@ -15,6 +15,7 @@ from ..context import Context
 from ..events import CharacterFact
 from ..ronde import forward, window
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo, day_end
 
 ActionHandler = Callable[[Context, Command, str], None]
 ChorusValidator = Callable[[GameState, Command], dict[str, Any]]
@@ -221,12 +222,27 @@ class Character:
         """What the holder knows through his character (added to his view)."""
         return {}
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
-        """What a game master must rule on or send for him on ``day`` (French)."""
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
+        """What a game master must rule on or send for him on ``day`` (French text,
+        with the kind, deadline, consequence and the action that settles it)."""
         days = self.constraint_days
         if days and days[0] <= day <= days[1] and self.constraint_fr:
-            return [f"Vérifier la contrainte : {self.constraint_fr}"]
+            return [
+                self.constraint_todo(g, p, day, f"Vérifier la contrainte : {self.constraint_fr}")
+            ]
         return []
+
+    def constraint_todo(self, g: GameState, p: Player, day: int, text: str) -> Todo:
+        """The day's constraint to judge (``record_constraint``; met unless judged)."""
+        return Todo(
+            text,
+            "ruling",
+            p.seat,
+            day_end(g.start, day),
+            "sans verdict des MJ, la contrainte est réputée respectée",
+            "record_constraint",
+            {"player": p.pseudo, "day": day},
+        )
 
 
 class ListedJokers(Character):

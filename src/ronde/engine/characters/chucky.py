@@ -48,6 +48,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import ActionHandler, ListedJokers
 
 FAILED = ("failed", "missing")
@@ -232,18 +233,33 @@ class Chucky(ListedJokers):
             ),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         w = duty_window(day)
         attempts = p.data.get("chucky_attempts", {})
         if w is not None and str(w) not in attempts:
             end = "fin du J7" if w == 1 else "J13 13h13"
-            out.append(f"Pas encore de Procès écourté en W{w} (échéance : {end}).")
+            out.append(
+                Todo(
+                    f"Pas encore de Procès écourté en W{w} (échéance : {end}).",
+                    "watch",
+                    p.seat,
+                    day_end(g.start, 7) if w == 1 else cutoff_1313(g.start),
+                    "démasqué à l'échéance",
+                    "shorten_trial",
+                    by=p.pseudo,
+                )
+            )
         for w_, a in sorted(attempts.items()):
             ended = g.trials[a["trial"] - 1].ended_at if a.get("trial") else None
             if ended is not None and g.day(ended) == day:
                 out.append(
-                    f"Annoncer l'issue du Procès n°{a['trial']} écourté (W{w_}), "
-                    "sans nommer Chucky."
+                    Todo(
+                        f"Annoncer l'issue du Procès n°{a['trial']} écourté (W{w_}), "
+                        "sans nommer Chucky.",
+                        "send",
+                        p.seat,
+                        day_end(g.start, day),
+                    )
                 )
         return out

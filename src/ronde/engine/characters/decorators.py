@@ -49,6 +49,7 @@ from ..clock import LAST_DAY, cutoff_1313
 from ..context import Context
 from ..events import CharacterFact, IdentityLearned
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import Character
 
 WIN_RUN, WIN_TOTAL = 3, 6
@@ -254,7 +255,8 @@ class Decorators(Character):
             "partner": [g.pseudo(s) for s in others if s in p.learned],
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         if 2 <= day <= LAST_DAY:
-            return [f"objets de décoration reçus aujourd'hui : {items_sent(g, p.seat, day)}"]
+            text = f"objets de décoration reçus aujourd'hui : {items_sent(g, p.seat, day)}"
+            return [Todo(text, "watch", p.seat, day_end(g.start, day))]
         return []

@@ -60,6 +60,7 @@ from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import forward, slot_live, window
 from ..state import GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 
@@ -428,12 +429,29 @@ class Destiny(Character):
             "today": self.entry(g, p, day),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         if not self.schedule(p):
             if day <= self.first_day(g, p):
-                return [f"recevoir sa liste de Personnages avant la fin du J{day}"]
+                return [
+                    Todo(
+                        f"recevoir sa liste de Personnages avant la fin du J{self.first_day(g, p)}",
+                        "watch",
+                        p.seat,
+                        day_end(g.start, self.first_day(g, p)),
+                        "démasquée (devoir manqué, R7.16.1)",
+                        action="declare_destiny",
+                        by=p.pseudo,
+                    )
+                ]
             return []
         today = self.entry(g, p, day)
         if today is None:
             return []
-        return [f"Procès du jour contre {french_name(today)} (vérifié par le moteur)"]
+        return [
+            Todo(
+                f"Procès du jour contre {french_name(today)} (vérifié par le moteur)",
+                "watch",
+                p.seat,
+                day_end(g.start, day),
+            )
+        ]

@@ -52,6 +52,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, Character
 
 #: the defence windows (R7.3.2)
@@ -299,8 +300,8 @@ class DevilsAdvocate(Character):
             "posted_in": sorted(t.number for t in g.trials if p.seat in t.posters),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
-        out: list[str] = []
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
+        out: list[Todo] = []
         for first, last in DEFENCE_WINDOWS:
             if first <= day <= last:
                 done = any(
@@ -309,10 +310,20 @@ class DevilsAdvocate(Character):
                 )
                 if not done:
                     out.append(
-                        f"Relever ses défenses (post avec defends) : aucune comptée pour "
-                        f"J{first}–J{last}."
+                        Todo(
+                            f"Relever ses défenses (message de défense dans un Procès) : "
+                            f"aucune comptée pour J{first}–J{last}.",
+                            "watch",
+                            p.seat,
+                            day_end(g.start, last),
+                            "démasqué (contrainte manquée), sauf sommeil ou exemption",
+                            action="post",
+                            by=p.pseudo,
+                        )
                     )
         for w, a in sorted(p.data.get("da_attempts", {}).items()):
             if a["status"] == "pending":
-                out.append(f"Annulation demandée (W{w}) : Procès n°{a['trial']}.")
+                out.append(
+                    Todo(f"Annulation demandée (W{w}) : Procès n°{a['trial']}.", "note", p.seat)
+                )
         return out

@@ -50,6 +50,7 @@ from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..state import CHORUS, Complaint, GameState, Player, Trial
+from ..work import Todo
 from .base import ActionHandler, Character
 
 UNMASK_BONUS = 200
@@ -314,7 +315,7 @@ class Diva(Character):
             "designated": list(mine.get("designated", [])),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         if day >= 2:
-            return ["tout message pour elle est publié sur le FV (R7.14.1)"]
+            return [Todo("tout message pour elle est publié sur le FV (R7.14.1)", "note", p.seat)]
         return []

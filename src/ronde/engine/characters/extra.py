@@ -35,6 +35,7 @@ from typing import ClassVar
 from ..errors import RuleViolation
 from ..ronde import masked_ronde_characters
 from ..state import GameState, Player, Trial
+from ..work import Todo
 from .base import Character
 
 
@@ -90,13 +91,14 @@ class Extra(Character):
         first = self.constraint_start(g, p)
         return {"themes": {d: t for d, t in sorted(g.themes.items()) if d >= first}}
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         first = self.constraint_start(g, p)
         if not first <= day <= 12:
             return []
         theme = g.themes.get(day)
         about = f"au thème « {theme} »" if theme else "au thème du jour"
-        return [f"vérifier son post des Répétitions du J{day} et son allusion {about}"]
+        text = f"vérifier son post des Répétitions du J{day} et son allusion {about}"
+        return [self.constraint_todo(g, p, day, text)]
 
     def constraint_start(self, g: GameState, p: Player) -> int:
         """First day of his constraint: J2 (A3), or the day after his transfiguration (A67)."""

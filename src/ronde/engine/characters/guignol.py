@@ -33,6 +33,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, Character
 
 IMMUNE_FROM = 8
@@ -110,10 +111,21 @@ class Guignol(Character):
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
         return {"secret_constraint": self.secret(p), "immune": g.day() >= IMMUNE_FROM}
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         text = self.secret(p)
         if day >= IMMUNE_FROM:
             return []
         if text is None:
-            return ["lui donner sa contrainte secrète (set_guignol_constraint)"]
-        return [f"vérifier sa contrainte secrète : {text}"] if day >= 2 else []
+            return [
+                Todo(
+                    "lui donner sa contrainte secrète",
+                    "setup",
+                    p.seat,
+                    day_end(g.start, max(day, 1)),
+                    "il n'a aucune contrainte à respecter",
+                    "set_guignol_constraint",
+                )
+            ]
+        if day < 2:
+            return []
+        return [self.constraint_todo(g, p, day, f"vérifier sa contrainte secrète : {text}")]

@@ -32,6 +32,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo
 from .base import ListedJokers
 
 #: Halus's periods (R3.8, R7.11.4)
@@ -130,13 +131,17 @@ class Halus(ListedJokers):
             "anonymous_now": self._available(g, p),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         period = period_of(day)
         if period is not None and period not in p.data.get("halus_used", []):
             first, last = PERIODS[period]
             out.append(
-                f"Plainte anonyme possible (période J{first}–J{last}) : la publier pour elle "
-                "si elle l'envoie."
+                Todo(
+                    f"Plainte anonyme possible (période J{first}–J{last}) : la publier pour "
+                    "elle si elle l'envoie.",
+                    "note",
+                    p.seat,
+                )
             )
         return out

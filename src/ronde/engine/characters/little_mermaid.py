@@ -57,6 +57,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, ListedJokers
 
 KINDS = ("complain", "go_to", "take_item")
@@ -316,16 +317,30 @@ class LittleMermaid(ListedJokers):
             "ordered_today": any(o["day"] == g.day() for o in p.data.get("orders", {}).values()),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         for target, o in p.data.get("orders", {}).items():
             if o["status"] != "pending":
                 continue
             if o["day"] == day:
-                out.append(f"Relayer l'ordre à {g.pseudo(target)} : {self._describe(g, o)}")
+                out.append(
+                    Todo(
+                        f"Relayer l'ordre à {g.pseudo(target)} : {self._describe(g, o)}",
+                        "send",
+                        p.seat,
+                        day_end(g.start, day),
+                    )
+                )
             if o["day"] in (day, day - 1) and o["kind"] != "complain":
                 out.append(
-                    f"Juger l'ordre donné à {g.pseudo(target)} (J{o['day']}, échéance fin du "
-                    f"J{o['day'] + 1}) : record_order."
+                    Todo(
+                        f"Juger l'ordre donné à {g.pseudo(target)} (J{o['day']}, échéance fin "
+                        f"du J{o['day'] + 1}).",
+                        "ruling",
+                        p.seat,
+                        day_end(g.start, o["day"] + 1),
+                        action="record_order",
+                        args={"player": g.pseudo(target)},
+                    )
                 )
         return out

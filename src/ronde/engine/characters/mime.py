@@ -43,6 +43,7 @@ from ..events import CharacterFact
 from ..items import ONE_PER_GAME_MASTER
 from ..ronde import forward, window
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import ActionHandler, Character
 
 ADDED = 2
@@ -181,21 +182,36 @@ class Mime(Character):
             "model_characters": self.added(g, p),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         model = self.model(p)
         if model is None:
-            return ["lui désigner son modèle (assign_mime_target)"]
+            return [
+                Todo(
+                    "lui désigner son modèle",
+                    "setup",
+                    p.seat,
+                    day_end(g.start, max(day, 1)),
+                    action="assign_mime_target",
+                )
+            ]
         out = []
         if self.model_slot(g, p) is None:
             out.append(
-                f"son modèle {g.pseudo(model)} est démasqué ou hors de la Ronde : "
-                "désigner un autre modèle"
+                Todo(
+                    f"son modèle {g.pseudo(model)} est démasqué ou hors de la Ronde : "
+                    "désigner un autre modèle",
+                    "setup",
+                    p.seat,
+                    day_end(g.start, day),
+                    action="assign_mime_target",
+                )
             )
         if 2 <= day <= 13:
-            out.append(
+            text = (
                 f"vérifier 7 entrées de son Registre copiées de celui de {g.pseudo(model)} "
                 f"au J{day - 1} (complétées par le J{day - 2})"
             )
+            out.append(self.constraint_todo(g, p, day, text))
         return out
 
 

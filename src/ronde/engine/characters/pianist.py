@@ -37,6 +37,7 @@ from typing import ClassVar
 from ..context import Context
 from ..events import CharacterFact
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import Character
 
 #: music-related decoration items, with the HiFi variants of the catalogue (A49)
@@ -106,7 +107,7 @@ class Pianist(Character):
             "item_day_covered": enough,
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         if day < 2:
             return out
@@ -114,8 +115,13 @@ class Pianist(Character):
         first, last = lyrics_window(day)
         sent = ", ".join(g.catalog.name(i) for i in items) or "aucun"
         out.append(
-            f"Paroles de chanson attendues dans la fenêtre J{first}–J{last} ; objets musicaux "
-            f"reçus aujourd'hui : {sent}"
-            + (" (suffisant pour un jour sans paroles)." if enough else ".")
+            Todo(
+                f"Paroles de chanson attendues dans la fenêtre J{first}–J{last} ; objets "
+                f"musicaux reçus aujourd'hui : {sent}"
+                + (" (suffisant pour un jour sans paroles)." if enough else "."),
+                "watch",
+                p.seat,
+                day_end(g.start, day),
+            )
         )
         return out

@@ -42,6 +42,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player
+from ..work import Todo
 from .base import ActionHandler, ChorusExecutor, ChorusValidator, ListedJokers
 
 
@@ -229,12 +230,16 @@ class Pierrot(ListedJokers):
             ],
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         for target, chosen in p.data.get("pending", []):
             if chosen == day:
                 out.append(
-                    f"Sommeil demandé : {g.pseudo(target)} dormira le J{day + 1} "
-                    "(prévenu par le moteur au début du jour)."
+                    Todo(
+                        f"Sommeil demandé : {g.pseudo(target)} dormira le J{day + 1} "
+                        "(prévenu par le moteur au début du jour).",
+                        "note",
+                        p.seat,
+                    )
                 )
         return out

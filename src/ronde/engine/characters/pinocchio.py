@@ -41,6 +41,7 @@ from ..context import Context
 from ..events import CharacterFact
 from ..ronde import masked_ronde_characters
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import Character
 
 PERIODS = ((2, 4), (5, 7), (8, 10), (11, 13))
@@ -211,12 +212,22 @@ class Pinocchio(Character):
             "anonymous_used_today": self._anonymous_used(g, p),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         for first, last in PERIODS:
             if first <= day <= last:
                 got = self.lies(p, first, last)
-                return [
+                text = (
                     f"{got}/{LIES_PER_PERIOD} Procès injustes pour la période J{first}–J{last} "
                     "(vérifié par le moteur)"
+                )
+                missing = got < LIES_PER_PERIOD
+                return [
+                    Todo(
+                        text,
+                        "watch" if missing else "note",
+                        p.seat,
+                        day_end(g.start, last) if missing else None,
+                        "démasqué à la fin de la période" if missing else "",
+                    )
                 ]
         return []

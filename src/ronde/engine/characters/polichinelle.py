@@ -50,6 +50,7 @@ from ..events import CharacterFact, IdentityLearned
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo
 from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 SECRET_DAYS = (4, 8, 12)
@@ -325,19 +326,27 @@ class Polichinelle(Character):
             ],
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         for s in p.data.get("secrets", []):
             if s["day"] == day:
                 names = ", ".join(g.pseudo(r) for r in s["recipients"])
                 out.append(
-                    f"Secret de Polichinelle sur {g.pseudo(str(s['player']))} : envoyé à "
-                    f"lui-même et à {names}."
+                    Todo(
+                        f"Secret de Polichinelle sur {g.pseudo(str(s['player']))} : envoyé à "
+                        f"lui-même et à {names}.",
+                        "note",
+                        p.seat,
+                    )
                 )
         for x in g.flags.get("polichinelle_gifts", []):
             if x["by"] == p.seat and g.day(x["at"]) == day:
                 out.append(
-                    f"Plainte anonyme offerte à {g.pseudo(str(x['player']))}, valable jusqu'à "
-                    f"{x['until']}."
+                    Todo(
+                        f"Plainte anonyme offerte à {g.pseudo(str(x['player']))}, valable "
+                        f"jusqu'à {x['until']}.",
+                        "note",
+                        p.seat,
+                    )
                 )
         return out

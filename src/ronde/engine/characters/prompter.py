@@ -56,6 +56,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 PHRASE_MIN_WORDS = 8
@@ -382,14 +383,25 @@ class Prompter(Character):
             "voice_restored": voice_restored(g),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = []
         mine = p.data.get(self.id, {})
         if "phrase" not in mine and day <= self.phrase_day(g, p):
-            out.append("recevoir sa phrase d'au moins 8 mots avant la fin du J2")
-        elif "phrase" in mine and 2 <= day <= 13:
             out.append(
+                Todo(
+                    "recevoir sa phrase d'au moins 8 mots avant la fin du J2",
+                    "watch",
+                    p.seat,
+                    day_end(g.start, self.phrase_day(g, p)),
+                    "démasqué (devoir manqué, R7.2.6)",
+                    action="choose_phrase",
+                    by=p.pseudo,
+                )
+            )
+        elif "phrase" in mine and 2 <= day <= 13:
+            text = (
                 f"vérifier que sa phrase « {mine['phrase']} » (un mot changé au plus) "
                 "figure dans un de ses messages du FV"
             )
+            out.append(self.constraint_todo(g, p, day, text))
         return out

@@ -43,6 +43,7 @@ Rule ids: R7.22.1, R7.22.2, R7.22.3, R7.22.4, R7.22.5, A24, A61.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import ClassVar
 
 from ..commands import Command
@@ -52,6 +53,7 @@ from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..state import Complaint, GameState, Player, Trial
+from ..work import Todo
 from .base import ActionHandler, Character
 
 MAX_ROLES = 2
@@ -261,15 +263,23 @@ class Revenant(Character):
         out["given_roles"] = {r: int(d) for r, d in p.data.get("given_roles", {}).items()}
         return out
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = []
         for role, module in zip(self.roles(p), self.modules(p), strict=True):
             since = module.role_since(g, p) or 99
             if day >= since - 1:
                 out += [
-                    f"(rôle {french_name(role)}) {x}" for x in module.game_master_todo(g, p, day)
+                    replace(x, text=f"(rôle {french_name(role)}) {x.text}")
+                    for x in module.game_master_todo(g, p, day)
                 ]
         fallen = g.extra_unmaskings > 0 or any(not slot_live(g, c) for c in g.ronde)
         if len(self.roles(p)) < MAX_ROLES and fallen:
-            out.append("lui donner un rôle de Personnage démasqué quand les MJ le décident")
+            out.append(
+                Todo(
+                    "lui donner un rôle de Personnage démasqué quand les MJ le décident",
+                    "setup",
+                    p.seat,
+                    action="give_revenant_role",
+                )
+            )
         return out

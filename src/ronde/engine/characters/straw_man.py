@@ -36,6 +36,7 @@ from ..events import CharacterFact
 from ..names import french_name
 from ..ronde import slot_live
 from ..state import CHORUS, GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import Character
 
 PERIODS = DUTY_WINDOWS  # W1 and W2 (R3.8)
@@ -158,8 +159,10 @@ class StrawMan(Character):
             "periods_met": {f"J{a}-J{b}": self.gathered(g, p.seat, a, b) for a, b in PERIODS},
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         for first, last in PERIODS:
             if first <= day <= last and not self.gathered(g, p.seat, first, last):
-                return [f"pas encore de Procès à 4 plaintes contre lui (J{first}–J{last})"]
+                text = f"pas encore de Procès à 4 plaintes contre lui (J{first}–J{last})"
+                end = day_end(g.start, last)
+                return [Todo(text, "watch", p.seat, end, "démasqué à la fin de la période")]
         return []

@@ -67,6 +67,7 @@ from ..events import CharacterFact, ItemsSent
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..state import GameState, Player, Trial
+from ..work import Todo, day_end
 from .base import ActionHandler, Character
 
 EXCLUDED = frozenset({"destiny", "pinocchio", "prompter", "tragic_hero"})
@@ -484,16 +485,44 @@ class TragicHero(Character):
             )
         return out
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
-        out: list[str] = []
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
+        out: list[Todo] = []
+        end = day_end(g.start, day)
         if day == 1 and "hunt" not in p.data:
-            out.append("Recevoir sa désignation du Personnage monstrueux (sinon : Figurant).")
+            out.append(
+                Todo(
+                    "Recevoir sa désignation du Personnage monstrueux (sinon : Figurant).",
+                    "watch",
+                    p.seat,
+                    end,
+                    "il devient Figurant",
+                    "designate_monster",
+                    by=p.pseudo,
+                )
+            )
         if day >= 2:
             if day in p.data.get("declared_days", []):
                 name = g.pseudo(p.data["declared"][-1])
-                out.append(f"Publier sur le FM sa déclaration : « je ne suis pas {name} ».")
+                out.append(
+                    Todo(
+                        f"Publier sur le FM sa déclaration : « je ne suis pas {name} ».",
+                        "send",
+                        p.seat,
+                        end,
+                    )
+                )
             else:
-                out.append("Sa déclaration « je ne suis pas … » du jour manque encore.")
+                out.append(
+                    Todo(
+                        "Sa déclaration « je ne suis pas … » du jour manque encore.",
+                        "watch",
+                        p.seat,
+                        end,
+                        "démasqué à minuit (sauf sommeil ou exemption)",
+                        "declare_not",
+                        by=p.pseudo,
+                    )
+                )
         hunt = p.data.get("hunt")
         if hunt is not None:
             if hunt["monster"] is not None:
@@ -503,9 +532,20 @@ class TragicHero(Character):
                 )
                 if day >= hunt["since"]:
                     state = "fait" if opened else "pas encore"
-                    out.append(f"Le monstre {m} doit ouvrir un Procès aujourd'hui ({state}).")
+                    text = f"Le monstre {m} doit ouvrir un Procès aujourd'hui ({state})."
+                    out.append(Todo(text, "note" if opened else "watch", p.seat, end))
                 if hunt["deadline"] is not None:
-                    out.append(f"Échéance de sa chasse : fin du J{hunt['deadline']}.")
+                    text = f"Échéance de sa chasse : fin du J{hunt['deadline']}."
+                    out.append(Todo(text, "watch", p.seat, day_end(g.start, hunt["deadline"])))
             elif hunt["needed"]:
-                out.append(f"Il doit choisir une nouvelle cible avant la fin du J{hunt['due']}.")
+                out.append(
+                    Todo(
+                        f"Il doit choisir une nouvelle cible avant la fin du J{hunt['due']}.",
+                        "watch",
+                        p.seat,
+                        day_end(g.start, hunt["due"]),
+                        action="designate_monster",
+                        by=p.pseudo,
+                    )
+                )
         return out

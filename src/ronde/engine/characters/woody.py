@@ -38,6 +38,7 @@ from ..events import CharacterFact, IdentityLearned
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..state import GameState, Player
+from ..work import Todo, day_end
 from .base import ActionHandler, ListedJokers
 
 QUESTIONS = 2
@@ -177,13 +178,19 @@ class Woody(ListedJokers):
             "questions_left": QUESTIONS - len(asked),
         }
 
-    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[str]:
+    def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         out = super().game_master_todo(g, p, day)
         for q in p.data.get("woody_questions", []):
             if q["day"] == day:
                 answer = "oui" if q["answer"] else "non"
                 out.append(
-                    f"Répondre en MP à sa question : {g.pseudo(str(q['player']))} est-il "
-                    f"{french_name(str(q['as']))} ? ({answer}, réponse déjà envoyée par le moteur)"
+                    Todo(
+                        f"Répondre en MP à sa question : {g.pseudo(str(q['player']))} est-il "
+                        f"{french_name(str(q['as']))} ? ({answer}, réponse déjà envoyée par "
+                        "le moteur)",
+                        "send",
+                        p.seat,
+                        day_end(g.start, day),
+                    )
                 )
         return out

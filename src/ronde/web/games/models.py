@@ -257,3 +257,24 @@ class ForumTemplate(models.Model):
 
     class Meta:
         ordering = ("name", "saved_at", "id")
+
+
+class TodoMark(models.Model):
+    """A game master took a to-do item of the dashboard, or ticked it off; the others
+    see it. ``key`` names the item (day, kind, player, action and its arguments)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="todo_marks")
+    key = models.CharField(max_length=64)
+    day = models.PositiveSmallIntegerField()
+    text = models.CharField(max_length=300, blank=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["game", "key"], name="one_mark_per_item"),)

@@ -3,11 +3,13 @@ scoreboard, players and their requests."""
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
+import hashlib
+from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,41 +17,114 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import format_time, parse_time
+from ronde.engine.clock import day_of, day_start, format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
+from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, readers, service, vocabulary
+from . import accounts, nights, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Request
-from .views_player import field_choices
+from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
 
-_ANNOUNCE = re.compile(r"^Annoncer le verdict du Procès n°(\d+)")
-_THEME = re.compile(r"^Donner le thème du J(\d+)")
-_PLAYER_ITEM = re.compile(r"^(?P<player>[^:]{1,60}?) : (?P<item>.+)$")
+_KIND_FR = {
+    "announce": "annonce",
+    "setup": "à préparer",
+    "send": "à envoyer",
+    "ruling": "à juger",
+    "watch": "à surveiller",
+    "note": "pour info",
+}
 
 
-def _todo(v: View) -> list[dict[str, Any]]:
-    """The engine's to-do lines, each with the buttons that settle it."""
-    out = []
+def deadline_label(start: date, iso: str | None) -> str:
+    """« fin du J5 » for a midnight, « J13 13:13 » otherwise; "" without deadline."""
+    if not iso:
+        return ""
+    t = datetime.fromisoformat(iso)
+    text = format_time(start, t)
+    if text.endswith(" 00:00") and text.startswith("J"):
+        return f"fin du J{int(text[1:].split()[0]) - 1}"
+    return text
+
+
+def item_key(day: int, w: dict[str, Any]) -> str:
+    """A stable name for a to-do item of ``day`` (its mark is keyed by it)."""
+    ident = [day, w["kind"], w.get("player"), w.get("action"), sorted(w.get("args", {}).items())]
+    if not w.get("action"):
+        ident.append(w["text"].split(" (")[0])
+    return hashlib.sha1(repr(ident).encode()).hexdigest()[:40]
+
+
+def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
+    """The recorded constraint verdicts (not struck), by (player, day)."""
+    out: dict[tuple[str, int], Action] = {}
+    rows = Action.objects.filter(
+        game=game, action="record_constraint", struck=False, outcome="applied"
+    ).select_related("recorded_by")
+    for a in rows.order_by("at", "pk"):
+        try:
+            out[(str(a.args.get("player")), int(a.args.get("day")))] = a
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def _work(
+    request: HttpRequest, game: Game, v: View, choices: vocabulary.Choices
+) -> list[dict[str, Any]]:
+    """The engine's to-do items, each with its mark, its form prefilled, and for a
+    constraint the verdict already recorded."""
     day = v["day"]
-    for text in v["todo"]:
-        item: dict[str, Any] = {"text": text, "buttons": [], "link": None}
-        if m := _ANNOUNCE.match(text):
-            item["buttons"].append(("announce", {"trial": m.group(1)}, _("Annoncer")))
-        elif m := _THEME.match(text):
-            item["link"] = ("set_theme", f"day={m.group(1)}")
-        elif m := _PLAYER_ITEM.match(text):
-            player = m.group("player")
-            if "contrainte" in m.group("item"):
-                base = {"player": player, "day": str(day)}
-                item["buttons"].append(("record_constraint", {**base, "met": "on"}, _("Respectée")))
-                item["buttons"].append(("record_constraint", base, _("Non respectée")))
-            item["link"] = ("", f"player={player}")
+    marks = {
+        m.key: m
+        for m in TodoMark.objects.filter(game=game, day=max(day, 0)).select_related(
+            "taken_by", "done_by"
+        )
+    }
+    verdicts = constraint_verdicts(game)
+    names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
+    back = reverse("gm_dashboard", args=[game.slug])
+    out = []
+    for i, w in enumerate(v["work"]):
+        key = item_key(day, w)
+        mark = marks.get(key)
+        item: dict[str, Any] = {
+            **w,
+            "key": key,
+            "kind_fr": _KIND_FR.get(w["kind"], ""),
+            "deadline_label": deadline_label(game.start, w.get("deadline_at")),
+            "mark": mark,
+            "taken_by": names.get(mark.taken_by_id) if mark and mark.taken_by_id else None,
+            "done_by": names.get(mark.done_by_id) if mark and mark.done_by_id else None,
+            "done": bool(mark and mark.done_at),
+            "form": None,
+            "verdict": None,
+        }
+        spec = vocabulary.BY_NAME.get(w.get("action") or "")
+        if spec is not None:
+            initial = {**w.get("args", {}), "by": w.get("by") or ""}
+            form = vocabulary.action_form(spec, choices, initial=initial, ident=f"w{i}")
+            item["form"] = {
+                "spec": spec,
+                "form": form,
+                "seen": game.last_seq,
+                "next": back,
+                "suffix": f"-w{i}",
+            }
+        if w.get("action") == "record_constraint":
+            args = w.get("args", {})
+            found = verdicts.get((str(args.get("player")), int(args.get("day", 0))))
+            if found is not None:
+                item["verdict"] = {
+                    "met": bool(found.args.get("met", True)),
+                    "by": names.get(found.recorded_by_id or 0, ""),
+                    "at": format_time(game.start, found.at),
+                }
         out.append(item)
+    out.sort(key=lambda x: x["done"])  # ticked-off items last, the rest by deadline
     return out
 
 
@@ -83,20 +158,41 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         .select_related("membership")
         .order_by("created_at")
     )
+    choices = _choices(game, v)
+    t = service.now()
+    night_day, night = nights.last_night(eng)
+    midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
+    j1 = day_start(game.start, 1)
     return {
         "game": game,
         "gm": gm,
         "v": v,
-        "now": service.now(),
+        "now": t,
+        "game_now": vocabulary.game_time_label(game.start, t),
+        "before_j1": t < j1,
+        "j1": j1,
         "next_timer": format_time(eng.state.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
-        "todo": _todo(v),
+        "work": _work(request, game, v, choices),
+        "night_day": night_day,
+        "night": [x for x in night if x.kind != "message"],
+        "night_messages": [x for x in night if x.kind == "message"],
+        "midnight_day": midnight_day,
+        "midnight": [x for x in midnight if x.kind != "message"],
+        "midnight_messages": [x for x in midnight if x.kind == "message"],
+        "refresh": int(getattr(settings, "RONDE_DASHBOARD_REFRESH", 30)),
+        "constraint_buttons": [
+            (True, _("Respectée"), _("Corriger : respectée")),
+            (False, _("Non respectée"), _("Corriger : non respectée")),
+        ],
+        "items": vocabulary.item_names(),
         "pending": [
             {
                 "req": r,
                 "spec": vocabulary.BY_NAME.get(r.action),
-                "args": vocabulary.describe_args(r.args),
+                "args": vocabulary.describe_args(r.args, r.action),
+                "time": vocabulary.game_time_label(game.start, r.created_at),
             }
             for r in pending
         ],
@@ -105,7 +201,8 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
 
 @gm_page
 def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """The day: open trials and counts, duties, rulings waiting, players' requests."""
+    """The day as a work list: what fired last night and will fire at midnight, open
+    trials, players' requests, the engine's to-do items by deadline with their forms."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
     ctx = _dashboard_context(request, game, gm)
@@ -114,44 +211,95 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return render(request, template, ctx)
 
 
-def _choices(game: Game, v: View) -> dict[str, Any]:
-    return {
-        "players": sorted((p["pseudo"] for p in v["players"]), key=str.casefold),
-        "trials": [
-            (t["number"], f"n°{t['number']} — {', '.join(t['accused'])} ({t['status']})")
-            for t in v["trials"]
-        ],
-        "targets": None,
-        "gms": list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
-    }
+@require_POST
+@gm_page
+def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """Take a to-do item, give it back, tick it off or reopen it (the others see it)."""
+    key = str(request.POST.get("key", ""))[:64]
+    op = request.POST.get("op")
+    if not key or op not in ("take", "release", "done", "reopen"):
+        raise Http404(op)
+    v = service.view_for(game, "game_master", request.user)
+    day = max(int(v["day"]), 0)
+    t = service.now()
+    with transaction.atomic():
+        mark, _created = TodoMark.objects.select_for_update().get_or_create(
+            game=game,
+            key=key,
+            defaults={"day": day, "text": str(request.POST.get("text", ""))[:300]},
+        )
+        if op == "take":
+            mark.taken_by, mark.taken_at = request.user, t  # type: ignore[assignment]
+        elif op == "release":
+            mark.taken_by, mark.taken_at = None, None
+        elif op == "done":
+            mark.done_by, mark.done_at = request.user, t  # type: ignore[assignment]
+        else:
+            mark.done_by, mark.done_at = None, None
+        mark.save()
+    return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#todo-h")
+
+
+_STATUS_FR = {
+    "open": "ouvert",
+    "just": "juste",
+    "unjust": "injuste",
+    "lapsed": "caduc",
+    "cancelled": "annulé",
+    "void": "sans objet",
+}
+
+
+def player_label(p: dict[str, Any]) -> str:
+    """« Ana — Alice » (« démasqué » after it): the game masters' picker label."""
+    label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
+    if not p["masked"]:
+        label += " (démasqué)"
+    if not p.get("alive", True):
+        label += " (mort)"
+    return label
+
+
+def _choices(game: Game, v: View) -> vocabulary.Choices:
+    players = sorted(v["players"], key=lambda p: str(p["pseudo"]).casefold())
+    trials = []
+    for t in reversed(v["trials"]):
+        status = _STATUS_FR.get(t["status"], t["status"])
+        if t["status"] in ("just", "unjust") and not t.get("announced", True):
+            status += ", à annoncer"
+        accused = ", ".join(t["accused"])
+        trials.append((t["number"], f"n°{t['number']} — {accused} ({t['supposed_fr']}, {status})"))
+    return vocabulary.Choices(
+        players=[(p["pseudo"], player_label(p)) for p in players],
+        trials=trials,
+        gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
+        start=game.start,
+        now=service.now(),
+    )
 
 
 def _form_context(
-    game: Game, gm: GameMaster, spec: vocabulary.Spec, v: View, values: dict[str, Any]
+    game: Game,
+    gm: GameMaster,
+    spec: vocabulary.Spec,
+    v: View,
+    values: dict[str, Any],
+    form: vocabulary.ActionForm | None = None,
 ) -> dict[str, Any]:
-    c = _choices(game, v)
+    if form is None:
+        form = vocabulary.action_form(spec, _choices(game, v), initial=values)
     ctx: dict[str, Any] = {
         "game": game,
         "gm": gm,
         "spec": spec,
-        "fields": field_choices(spec, **c),
-        "players": c["players"],
+        "form": form,
         "values": values,
         "seen": game.last_seq,
         "day": v["day"],
+        "next": values.get("next", ""),
     }
     ctx["f"] = ctx
     return ctx
-
-
-def _parse_when(game: Game, text: str) -> datetime | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return parse_time(text, game.start)
-    except ValueError as exc:
-        raise RuleViolation("invalid_argument", str(exc)) from None
 
 
 @gm_page
@@ -162,11 +310,26 @@ def actions_index(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespo
     v = service.view_for(game, "game_master", request.user)
     game.refresh_from_db(fields=["last_seq", "version", "generation"])
     values = dict(request.GET.items())
-    forms = [_form_context(game, gm, s, v, values) for s in vocabulary.SPECS]
+    choices = _choices(game, v)
+    forms = []
+    for s in vocabulary.SPECS:
+        initial = values if values.get("action") == s.name else {}
+        form = vocabulary.action_form(s, choices, initial=initial)
+        ctx = _form_context(game, gm, s, v, initial, form)
+        label = str(s.label)
+        ctx["holders"] = [french_name(c) for c in s.characters if french_name(c) not in label]
+        forms.append(ctx)
     return render(
         request,
         "games/gm_actions.html",
-        {"game": game, "gm": gm, "forms": forms, "v": v, "values": values},
+        {
+            "game": game,
+            "gm": gm,
+            "forms": forms,
+            "v": v,
+            "values": values,
+            "items": vocabulary.item_names(),
+        },
     )
 
 
@@ -178,19 +341,132 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
         raise Http404(name)
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
-    data = request.POST if request.method == "POST" else request.GET
-    values = dict(data.items())
+    v = service.view_for(game, "game_master", request.user)
+    game.refresh_from_db(fields=["last_seq", "version", "generation"])
     if request.method != "POST":
+        values = dict(request.GET.items())
+        ctx = _form_context(game, gm, spec, v, values)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx)
+    data = request.POST
+    values = dict(data.items())
+    form = vocabulary.action_form(spec, _choices(game, v), data=data)
+    if not form.is_valid():
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
+    by, args, when, note = form.command()
+    if spec.who == "game_master":
+        by = gm.name
+    if name == "record_constraint":
+        stop = _one_verdict(request, game, gm, args, data)
+        if stop is not None:
+            return stop
+    out = _record(request, game, gm, name, by, args, when, note, data)
+    if isinstance(out, HttpResponse):
+        return out
+    if not out.ok:
         v = service.view_for(game, "game_master", request.user)
-        game.refresh_from_db(fields=["last_seq", "version", "generation"])
-        return render(request, "games/gm_action.html", _form_context(game, gm, spec, v, values))
-    by = gm.name if spec.who == "game_master" else str(data.get("by", "")).strip()
-    seen = _int(data.get("seen"))
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["error"] = out
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
+    _after_write(request, game, name, by, args, out)
+    nxt = str(data.get("next", ""))
+    if nxt.startswith("/") and not nxt.startswith("//"):
+        return redirect(nxt)
+    return redirect("gm_dashboard", slug=game.slug)
+
+
+def _one_verdict(
+    request: HttpRequest, game: Game, gm: GameMaster, args: dict[str, Any], data: Any
+) -> HttpResponse | None:
+    """One verdict per constraint: the same verdict again records nothing; the opposite
+    one is a correction, confirmed with a reason, that strikes the first (``None``: go
+    on and record)."""
     try:
-        if not by:
-            raise RuleViolation("invalid_argument", "Qui agit ? Choisissez un joueur.")
-        args = vocabulary.parse_args(spec, data)
-        when = _parse_when(game, str(data.get("at", "")))
+        previous = constraint_verdicts(game).get((str(args["player"]), int(args["day"])))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if previous is None:
+        return None
+    back = str(data.get("next", "")) or reverse("gm_dashboard", args=[game.slug])
+    if not back.startswith("/") or back.startswith("//"):
+        back = reverse("gm_dashboard", args=[game.slug])
+    was = bool(previous.args.get("met", True))
+    verdict = _("respectée") if was else _("non respectée")
+    names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
+    who = names.get(previous.recorded_by_id or 0, "?")
+    if was == bool(args.get("met")):
+        messages.info(
+            request,
+            _("Contrainte de %(p)s au J%(d)s déjà jugée %(v)s (%(who)s) : rien de plus.")
+            % {"p": args["player"], "d": args["day"], "v": verdict, "who": who},
+        )
+        return redirect(back)
+    reason = str(data.get("reason", "")).strip()
+    error = ""
+    if data.get("correct") == str(previous.pk):
+        if not reason:
+            error = _("Donnez la raison de la correction.")
+        else:
+            try:
+                out = service.strike(
+                    game, previous, reason, request.user, str(data.get("strike_token", ""))
+                )
+            except service.Conflict:
+                messages.warning(request, service.Conflict.message)
+                return redirect(back)
+            if not out.ok:
+                messages.error(request, out.message)
+                return redirect(back)
+            accounts.reconcile(game)
+            messages.info(
+                request,
+                _("Premier verdict (%(v)s) rayé : %(r)s") % {"v": verdict, "r": reason},
+            )
+            game.refresh_from_db()
+            return None
+    preview = service.preview_strike(game, previous)
+    assert preview.preview is not None
+    skip = ("csrfmiddlewaretoken", "correct", "reason", "strike_token")
+    return render(
+        request,
+        "games/gm_correct.html",
+        {
+            "game": game,
+            "gm": gm,
+            "player": args["player"],
+            "day": args["day"],
+            "was": verdict,
+            "now_met": bool(args.get("met")),
+            "who": who,
+            "at": format_time(game.start, previous.at),
+            "diff": _diff_rows(game, preview.preview),
+            "token": preview.token,
+            "previous": previous,
+            "post": [(k, val) for k, val in data.items() if k not in skip],
+            "target": reverse("gm_action", args=[game.slug, "record_constraint"]),
+            "error": error,
+            "reason": reason,
+        },
+        status=400 if error else 200,
+    )
+
+
+def _record(
+    request: HttpRequest,
+    game: Game,
+    gm: GameMaster,
+    name: str,
+    by: str,
+    args: dict[str, Any],
+    when: datetime | None,
+    note: str,
+    data: Any,
+) -> service.Outcome | HttpResponse:
+    """Record one action; a change to what was recorded asks for confirmation first."""
+    try:
         out = service.record(
             game,
             request.user,
@@ -198,12 +474,12 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
             by,
             args,
             at=when,
-            note=str(data.get("note", "")),
-            seen=seen,
+            note=note,
+            seen=_int(data.get("seen")),
             confirm=str(data["confirm"]) if data.get("confirm") else None,
         )
     except RuleViolation as rv:
-        out = service.Outcome(False, rv.code, rv.message)
+        return service.Outcome(False, rv.code, rv.message)
     except service.Conflict:
         messages.warning(request, service.Conflict.message)
         return redirect("gm_dashboard", slug=game.slug)
@@ -222,16 +498,7 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
                 "target": reverse("gm_action", args=[game.slug, name]),
             },
         )
-    if not out.ok:
-        v = service.view_for(game, "game_master", request.user)
-        ctx = _form_context(game, gm, spec, v, values)
-        ctx["error"] = out
-        return render(request, "games/gm_action.html", ctx, status=400)
-    _after_write(request, game, name, by, args, out)
-    nxt = str(data.get("next", ""))
-    if nxt.startswith("/") and not nxt.startswith("//"):
-        return redirect(nxt)
-    return redirect("gm_dashboard", slug=game.slug)
+    return out
 
 
 def _int(value: object) -> int | None:
@@ -268,6 +535,11 @@ def _after_write(
         messages.info(request, _("Annonce : %(text)s") % {"text": text})
 
 
+def _action_label(name: str) -> str:
+    spec = vocabulary.BY_NAME.get(name)
+    return str(spec.label) if spec else name
+
+
 def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
     def rows(events: list[EngineEvent]) -> list[dict[str, str]]:
         return [{"time": format_time(game.start, e.at), "text": describe(e)} for e in events]
@@ -276,7 +548,12 @@ def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
         "removed": rows(diff.removed),
         "added": rows(diff.added),
         "refused": [
-            {"action": a, "message": msg, "args": vocabulary.describe_args(a.args)}
+            {
+                "action": a,
+                "label": _action_label(a.action),
+                "message": msg,
+                "args": vocabulary.describe_args(a.args, a.action),
+            }
             for a, msg in diff.newly_refused
         ],
         "applied": diff.newly_applied,
@@ -286,22 +563,28 @@ def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
 
 @gm_page
 def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """Every event of the current log, who recorded it, and the struck actions."""
+    """The events of the current log day by day (today's first), who recorded each,
+    and the struck actions."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
-    service.current(game, request.user)
+    eng = service.current(game, request.user)
     game.refresh_from_db()
-    day = _int(request.GET.get("jour"))
+    today = eng.state.day()
+    asked = request.GET.get("jour", "")
+    every = asked == "tous"
+    day = _int(asked) if asked and not every else (None if every else max(today, 0))
     rows = service.log_rows(game)
     actions = {
         a.pk: a for a in Action.objects.filter(game=game).select_related("recorded_by", "request")
     }
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     out = []
+    seen_days: set[int] = set()
     for row in rows:
         e = from_json(row.data)
-        when = format_time(game.start, e.at)
-        if day is not None and not when.startswith(f"J{day} "):
+        n = day_of(game.start, e.at)
+        seen_days.add(max(n, 0))
+        if day is not None and max(n, 0) != day:
             continue
         a = actions.get(row.action_id or 0)
         if a is None:
@@ -310,13 +593,27 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             who = names.get(a.recorded_by_id or 0) or (
                 a.recorded_by.get_username() if a.recorded_by else "?"
             )
-        out.append({"row": row, "time": when, "text": describe(e), "who": who, "action": a})
+        out.append(
+            {
+                "row": row,
+                "time": vocabulary.game_time_label(game.start, e.at),
+                "full": e.at,
+                "text": describe(e),
+                "who": who,
+                "action": a,
+            }
+        )
     struck = (
         Action.objects.filter(game=game, struck=True)
         .prefetch_related(Prefetch("strikes", to_attr="strike_list"))
         .select_related("recorded_by")
     )
     refused = Action.objects.filter(game=game, struck=False, outcome="refused")
+
+    def label(a: Action) -> str:
+        spec = vocabulary.BY_NAME.get(a.action)
+        return str(spec.label) if spec else a.action
+
     return render(
         request,
         "games/gm_journal.html",
@@ -324,10 +621,33 @@ def journal(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "game": game,
             "gm": gm,
             "rows": out,
-            "struck": struck,
-            "refused": refused,
+            "struck": [
+                {
+                    "a": a,
+                    "label": label(a),
+                    "time": vocabulary.game_time_label(game.start, a.at),
+                    "strikes": [
+                        {
+                            "s": st,
+                            "time": vocabulary.game_time_label(game.start, st.at),
+                        }
+                        for st in a.strike_list
+                    ],
+                }
+                for a in struck
+            ],
+            "refused": [
+                {
+                    "a": a,
+                    "label": label(a),
+                    "time": vocabulary.game_time_label(game.start, a.at),
+                }
+                for a in refused
+            ],
             "day": day,
-            "days": range(1, 15),
+            "today": today,
+            "every": every,
+            "days": [d for d in range(0, 15) if d in seen_days or d == max(today, 0)],
             "gm_names": names,
         },
     )
@@ -369,7 +689,7 @@ def strike(request: HttpRequest, game: Game, gm: GameMaster, pk: int) -> HttpRes
             "game": game,
             "gm": gm,
             "action": action,
-            "args": vocabulary.describe_args(action.args),
+            "args": vocabulary.describe_args(action.args, action.action),
             "diff": _diff_rows(game, preview.preview),
             "token": preview.token,
         },
@@ -493,3 +813,68 @@ def decide_request(
         messages.error(request, _("Refusée par les règles : %(m)s") % {"m": out.message})
     req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
     return redirect("gm_dashboard", slug=game.slug)
+
+
+@gm_page
+def complaints(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """Several complaints of one trial at once, each at its forum time (recorded in
+    time order, one transaction each; each row says what happened to it)."""
+    if not game.started:
+        return redirect("gm_setup", slug=game.slug)
+    v = service.view_for(game, "game_master", request.user)
+    game.refresh_from_db(fields=["last_seq", "version", "generation"])
+    choices = _choices(game, v)
+    results: list[dict[str, Any]] = []
+    if request.method == "POST":
+        head = vocabulary.BatchComplaints(request.POST, choices=choices)
+        rows = vocabulary.ComplaintRows(request.POST, form_kwargs={"choices": choices})
+        if head.is_valid() and rows.is_valid():
+            trial = head.cleaned_data["trial"]
+            todo = [r.cleaned_data for r in rows if r.cleaned_data.get("by")]
+            todo.sort(key=lambda r: r["when"])
+            for row in todo:
+                args = {"trial": trial, "anonymous": bool(row.get("anonymous"))}
+                try:
+                    out = service.record(
+                        game, request.user, "complain", row["by"], args, at=row["when"]
+                    )
+                except service.Conflict:
+                    out = service.Outcome(False, "conflict", service.Conflict.message)
+                except RuleViolation as rv:
+                    out = service.Outcome(False, rv.code, rv.message)
+                if out.preview is not None and not out.ok:
+                    out = service.Outcome(
+                        False,
+                        "confirm",
+                        _(
+                            "Cette plainte change ce qui est déjà enregistré : "
+                            "enregistrez-la seule pour voir la différence."
+                        ),
+                    )
+                results.append(
+                    {
+                        "by": row["by"],
+                        "time": vocabulary.game_time_label(game.start, row["when"]),
+                        "ok": out.ok,
+                        "message": out.message,
+                    }
+                )
+            if not todo:
+                head.add_error(None, _("Aucune plainte saisie."))
+            elif all(r["ok"] for r in results):
+                messages.success(
+                    request,
+                    _("%(n)d plainte(s) enregistrée(s) au Procès n°%(t)d.")
+                    % {"n": len(results), "t": trial},
+                )
+                return redirect("gm_dashboard", slug=game.slug)
+            game.refresh_from_db()
+    else:
+        head = vocabulary.BatchComplaints(initial=dict(request.GET.items()), choices=choices)
+        rows = vocabulary.ComplaintRows(form_kwargs={"choices": choices})
+    return render(
+        request,
+        "games/gm_complaints.html",
+        {"game": game, "gm": gm, "head": head, "rows": rows, "results": results},
+        status=400 if request.method == "POST" and not results else 200,
+    )

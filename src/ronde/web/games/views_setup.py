@@ -17,13 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ronde.catalog import default_catalog
+from ronde.engine.clock import day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.names import RONDE_IDS, french_name, resolve_character
-from ronde.engine.options import HOUSE_RULES, validate_options
+from ronde.engine.options import validate_options
 from ronde.setup import draw, new_seed
 
-from . import accounts, service
+from . import accounts, house_rules, service
 from .access import gm_page, parse_roster
 from .models import Game, GameMaster
 
@@ -71,11 +72,8 @@ def gm_home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/gm_home.html", {"form": form, "games": games})
 
 
-def _house_rules() -> list[dict[str, Any]]:
-    return [
-        {"id": rid, "default": default, "values": (default, *others)}
-        for rid, (default, others) in HOUSE_RULES.items()
-    ]
+def _house_rules(game: Game) -> list[dict[str, Any]]:
+    return house_rules.rows(game.options)
 
 
 def _cast_text(game: Game) -> str:
@@ -109,7 +107,7 @@ def setup(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "gm": gm,
             "gms": gms,
             "error": error,
-            "rules": _house_rules(),
+            "rules": _house_rules(game),
             "cast_text": _cast_text(game),
             "ronde_text": "\n".join(game.ronde),
             "cast_rows": [
@@ -130,11 +128,7 @@ def _setup_op(request: HttpRequest, game: Game) -> HttpResponse | None:
             raise RuleViolation("invalid_argument", _("Nom et date du J1 sont requis."))
         game.name = form.cleaned_data["name"]
         game.start = form.cleaned_data["start"]
-        options = {
-            rid: str(request.POST.get(f"opt_{rid}"))
-            for rid, (default, _o) in HOUSE_RULES.items()
-            if request.POST.get(f"opt_{rid}") and request.POST.get(f"opt_{rid}") != default
-        }
+        options = house_rules.read(request.POST)
         validate_options(options)
         game.options = options
         game.save()
@@ -211,6 +205,9 @@ def _start(request: HttpRequest, game: Game) -> HttpResponse:
         players=list(game.roster) or list(game.cast),
         game_masters=gm_names,
         options=game.options,
+        # started before J1: the game exists from now, so that what must exist before
+        # J1 (themes, the Mime's model, Guignol's constraint) can be recorded
+        at=min(service.now(), day_start(game.start, 1)),
     )
     with transaction.atomic():
         service.start(game, eng, request.user)

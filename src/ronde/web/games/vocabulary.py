@@ -1,22 +1,35 @@
-"""The scenario vocabulary (``shared/scenarios/FORMAT.md``) as web forms.
+"""The scenario vocabulary (``shared/scenarios/FORMAT.md``, plus Ronde's additions)
+as web forms.
 
-Each action has its arguments with a kind that says how the form shows and
-reads it; the engine alone decides whether the action is allowed. A malformed
-value (a day that is not a number ...) is refused here with the engine's code
+Each action is declared once (:class:`Spec`, its arguments :class:`Arg` with a
+kind that says how the form shows and reads them). From that declaration come
+the game masters' Django form (:func:`form_class`: French labels, per-field
+errors, pickers that show each pseudo with its character, items by their French
+names, the forum time of a post) and the players' request forms (``parse_args``).
+The engine alone decides whether the action is allowed. A malformed value (a day
+that is not a number ...) is refused here with the engine's code
 ``invalid_argument`` and a French message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import date, datetime
+from functools import cache
+from typing import Any, ClassVar
 
+from django import forms
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from ronde.catalog import default_catalog
+from ronde.engine.clock import PARIS, day_of, day_start, parse_time
 from ronde.engine.errors import RuleViolation
-from ronde.engine.names import CAST_TABLE
+from ronde.engine.names import CAST_TABLE, french_name, resolve_character
 
 Label = str | Promise
 
@@ -50,6 +63,8 @@ class Spec:
     chorus: bool = False
     help: Label = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the action reports a forum post (or an MP's receipt): its time is required
+    forum: bool = False
 
 
 PLAYER = Arg("player", "player", _("Joueur"))
@@ -82,15 +97,24 @@ SPECS: tuple[Spec, ...] = (
             Arg("arguments", "textarea", _("Arguments"), required=False),
         ),
         requestable=True,
+        forum=True,
     ),
-    Spec("complain", _("Porter plainte"), "player", (TRIAL, ANONYMOUS), requestable=True),
+    Spec(
+        "complain",
+        _("Porter plainte"),
+        "player",
+        (TRIAL, ANONYMOUS),
+        requestable=True,
+        forum=True,
+    ),
     Spec(
         "post",
         _("Message dans un Procès"),
         "player",
         (TRIAL, Arg("defends", "player", _("Défend (Avocat du Diable)"), required=False)),
+        forum=True,
     ),
-    Spec("rehearse", _("Message aux Répétitions"), "player"),
+    Spec("rehearse", _("Message aux Répétitions"), "player", forum=True),
     # -- powers ----------------------------------------------------------------------
     Spec(
         "cancel_trial",
@@ -178,6 +202,15 @@ SPECS: tuple[Spec, ...] = (
         True,
     ),
     Spec(
+        "shift_destiny",
+        _("Décaler sa destinée (Destinée)"),
+        "player",
+        (Arg("append", "character", _("Personnage ajouté au J13")),),
+        ("destiny",),
+        True,
+        help=_("Le personnage du jour est déjà démasqué : la liste avance d'un jour."),
+    ),
+    Spec(
         "designate",
         _("Désigner un personnage (Diva)"),
         "player",
@@ -205,7 +238,7 @@ SPECS: tuple[Spec, ...] = (
         "send_items",
         _("Envoyer des objets à un MJ"),
         "player",
-        (Arg("to", "gm", _("MJ")), Arg("items", "items", _("Objets (identifiants)"))),
+        (Arg("to", "gm", _("MJ")), Arg("items", "items", _("Objets envoyés"))),
         requestable=True,
     ),
     Spec(
@@ -278,6 +311,30 @@ SPECS: tuple[Spec, ...] = (
         (PLAYER, Arg("new", "text", _("Pseudo du remplaçant"))),
     ),
     Spec("record_death", _("Mort du citoyen"), "game_master", (PLAYER,)),
+    Spec(
+        "set_guignol_constraint",
+        _("Contrainte secrète de Guignol"),
+        "game_master",
+        (Arg("text", "textarea", _("Contrainte secrète")),),
+    ),
+    Spec(
+        "send_excerpt",
+        _("Extraits de MP pour Alice"),
+        "game_master",
+        (
+            Arg("player", "player", _("Alice (joueuse)")),
+            Arg("text", "textarea", _("Extraits des MP des MJ qu'elle entend")),
+        ),
+    ),
+    Spec(
+        "record_order",
+        _("Juger un ordre de la Petite Sirène"),
+        "game_master",
+        (
+            Arg("player", "player", _("Joueur qui a reçu l'ordre")),
+            Arg("obeyed", "bool", _("Ordre exécuté"), required=False),
+        ),
+    ),
     Spec("end_game", _("Clore la partie"), "game_master"),
 )
 
@@ -326,8 +383,10 @@ def parse_value(arg: Arg, data: Mapping[str, Any]) -> tuple[bool, Any]:
             return True, [int(p) for p in _split(text)]
         except ValueError:
             raise _invalid(arg, "des nombres entiers séparés par des virgules.") from None
-    if arg.kind in ("characters", "items"):
+    if arg.kind == "characters":
         return True, _split(text)
+    if arg.kind == "items":
+        return True, resolve_items(arg, _split(text))
     if arg.kind == "cell":
         parts = _split(text)
         try:
@@ -374,13 +433,441 @@ def player_powers(character: str | None, *, chorus: bool) -> list[Spec]:
     ]
 
 
-def describe_args(args: Mapping[str, Any]) -> str:
-    """A short French rendering of command arguments (``trial=3, anonymous=oui``)."""
+def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
+    """A short French rendering of command arguments (« Procès : 3 ; Anonyme : oui »):
+    the labels of ``action``'s declaration, characters and items by their French names."""
+    spec = BY_NAME.get(action or "")
+    kinds = {a.name: a for a in spec.args} if spec else {}
+    catalog = default_catalog()
     parts = []
     for k, v in args.items():
+        arg = kinds.get(k)
+        kind = arg.kind if arg else ""
         if isinstance(v, bool):
-            v = "oui" if v else "non"
+            text = "oui" if v else "non"
+        elif kind in ("character", "character_or_extra", "target") and isinstance(v, str):
+            text = french_name(v)
+        elif kind == "characters" and isinstance(v, list | tuple):
+            text = ", ".join(french_name(str(x)) for x in v)
+        elif kind == "items" and isinstance(v, list | tuple):
+            text = ", ".join(catalog.name(str(x)) for x in v)
+        elif kind == "choice" and arg is not None:
+            text = str(dict(arg.choices).get(str(v), v))
         elif isinstance(v, list | tuple):
-            v = ", ".join(str(x) for x in v)
-        parts.append(f"{k}={v}")
+            text = ", ".join(str(x) for x in v)
+        else:
+            text = str(v)
+        label = str(arg.label) if arg is not None else k
+        parts.append(f"{label} : {text}" if spec else f"{k}={text}")
     return " ; ".join(parts)
+
+
+# -- items by their French names -------------------------------------------------------------
+
+
+def _fold(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return " ".join(plain.casefold().replace("’", "'").split())
+
+
+@cache
+def _item_lookup() -> dict[str, str]:
+    """Folded French name (and id) -> item id; of two items with one French name, the
+    first of the catalogue."""
+    catalog = default_catalog()
+    table: dict[str, str] = {}
+    for item in catalog.deco:
+        table.setdefault(_fold(catalog.name(item)), item)
+        table.setdefault(_fold(item), item)
+    return table
+
+
+def item_names() -> list[str]:
+    """Every item's French name, alphabetically (for the pickers' suggestions)."""
+    catalog = default_catalog()
+    return sorted({catalog.name(i) for i in catalog.deco}, key=_fold)
+
+
+def resolve_items(arg: Arg, names: Sequence[str]) -> list[str]:
+    """Item ids from French names (or ids); accents and case ignored.
+
+    Raises:
+        RuleViolation: ``invalid_argument`` naming the unknown item and the nearest one.
+    """
+    table = _item_lookup()
+    catalog = default_catalog()
+    out = []
+    for name in names:
+        item = table.get(_fold(name))
+        if item is None:
+            near = difflib.get_close_matches(_fold(name), list(table), n=1, cutoff=0.6)
+            hint = f" (voulez-vous dire « {catalog.name(table[near[0]])} » ?)" if near else ""
+            raise _invalid(arg, f"objet inconnu « {name} »{hint}.")
+        out.append(item)
+    return out
+
+
+# -- the game masters' forms (Django forms built from the declarations) -----------------------
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the pickers of a form offer, from the game masters' view of the game."""
+
+    #: (pseudo, label): for game masters the label shows the character
+    players: Sequence[tuple[str, str]] = ()
+    #: (number, label)
+    trials: Sequence[tuple[int, str]] = ()
+    gms: Sequence[str] = ()
+    start: date | None = None
+    #: the instant a time left empty stands for, and "HH:MM" is read on its day
+    now: datetime | None = None
+
+
+_SHORT_TIME = re.compile(r"^\s*(\d{1,2})[:h](\d{2})\s*$")
+_FR_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\s*(?:à\s*)?(\d{1,2})[:h](\d{2})\s*$")
+
+
+def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
+    """A time typed by a game master: ``J3 10:00``, ``14:04`` (today), ``03/12 14:04``,
+    ``03/12/2026 14:04`` or ISO 8601 (Europe/Paris).
+
+    Raises:
+        ValueError: unreadable (French message).
+    """
+    text = text.strip()
+    if m := _SHORT_TIME.match(text):
+        if now is None:
+            raise ValueError("heure sans jour : écrivez « J3 10:00 ».")
+        local = now.astimezone(PARIS)
+        hour, minute = int(m.group(1)), int(m.group(2))
+        if hour > 23 or minute > 59:
+            raise ValueError(f"heure invalide : « {text} ».")
+        return local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if m := _FR_DATE.match(text):
+        day, month = int(m.group(1)), int(m.group(2))
+        year = int(m.group(3)) if m.group(3) else (now or day_start(start, 1)).year
+        if year < 100:
+            year += 2000
+        try:
+            return datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
+        except ValueError:
+            raise ValueError(f"date invalide : « {text} ».") from None
+    return parse_time(text, start)
+
+
+class ActionForm(forms.Form):
+    """The form of one action (subclasses come from :func:`form_class`)."""
+
+    spec: ClassVar[Spec]
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        choices: Choices,
+        initial: Mapping[str, Any] | None = None,
+        ident: str = "",
+    ) -> None:
+        auto_id = f"{self.spec.name}-{ident}-%s" if ident else f"{self.spec.name}-%s"
+        super().__init__(data, initial=dict(initial or {}), auto_id=auto_id)
+        self.choices = choices
+        self.error_css_class = "invalid"
+        players = [("", "—"), *choices.players]
+        for arg in self.spec.args:
+            fld = self.fields[arg.name]
+            if arg.kind in ("player", "accused") and isinstance(fld, forms.ChoiceField):
+                fld.choices = players
+            elif arg.kind == "trial" and isinstance(fld, forms.ChoiceField):
+                fld.choices = [("", "—"), *((str(n), label) for n, label in choices.trials)]
+            elif arg.kind == "gm" and isinstance(fld, forms.ChoiceField):
+                fld.choices = [("", "—"), *((g, g) for g in choices.gms)]
+        if "by" in self.fields:
+            by = self.fields["by"]
+            assert isinstance(by, forms.ChoiceField)
+            by.choices = players
+        if choices.start is not None and choices.now is not None:
+            self.fields["at"].widget.attrs["placeholder"] = game_time_label(
+                choices.start, choices.now
+            )
+        if "against2" in self.fields:
+            second = self.fields["against2"]
+            assert isinstance(second, forms.ChoiceField)
+            second.choices = [("", _("(aucun)")), *choices.players]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        text = str(data.get("at") or "").strip()
+        if text and self.choices.start is not None:
+            try:
+                data["when"] = read_game_time(text, self.choices.start, self.choices.now)
+            except ValueError as exc:
+                self.add_error("at", str(exc))
+        else:
+            data["when"] = None
+        return data
+
+    def command(self) -> tuple[str, dict[str, Any], datetime | None, str]:
+        """``(by, args, when, note)`` of a valid form (``by`` empty for a game master)."""
+        data = self.cleaned_data
+        args: dict[str, Any] = {}
+        for arg in self.spec.args:
+            value = data.get(arg.name)
+            if arg.kind == "bool":
+                args[arg.name] = bool(value)
+                continue
+            if value in (None, "", []):
+                continue
+            if arg.kind == "accused" and data.get("against2"):
+                value = [value, data["against2"]]
+            args[arg.name] = value
+        return str(data.get("by") or ""), args, data.get("when"), str(data.get("note") or "")
+
+    def time_field(self) -> forms.BoundField:
+        return self["at"]
+
+    def argument_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in self.fields if n not in ("by", "at", "note")]
+
+
+class _ListField(forms.CharField):
+    """Text split on commas, semicolons and lines, then read by ``read``."""
+
+    def __init__(self, arg: Arg, **kwargs: Any) -> None:
+        self.arg = arg
+        super().__init__(**kwargs)
+
+    def read(self, parts: list[str]) -> list[Any]:
+        return parts
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        if not text:
+            return []
+        try:
+            return self.read(_split(text))
+        except RuleViolation as rv:
+            raise forms.ValidationError(rv.message.split(" : ", 1)[-1]) from None
+
+
+class _IntsField(_ListField):
+    def read(self, parts: list[str]) -> list[Any]:
+        try:
+            return [int(p) for p in parts]
+        except ValueError:
+            msg = _("des nombres entiers séparés par des virgules.")
+            raise forms.ValidationError(msg) from None
+
+
+class _CharactersField(_ListField):
+    def read(self, parts: list[str]) -> list[Any]:
+        out = []
+        for p in parts:
+            try:
+                out.append(resolve_character(p))
+            except (KeyError, ValueError, RuleViolation):
+                raise forms.ValidationError(_("personnage inconnu « %(p)s ».") % {"p": p}) from None
+        return out
+
+
+class _ItemsField(_ListField):
+    def read(self, parts: list[str]) -> list[Any]:
+        return resolve_items(self.arg, parts)
+
+
+class _CellField(_ListField):
+    def read(self, parts: list[str]) -> list[Any]:
+        try:
+            x, y = (int(p) for p in parts)
+        except ValueError:
+            raise forms.ValidationError(_("deux nombres entiers « x,y ».")) from None
+        return [x, y]
+
+
+class _IntField(forms.IntegerField):
+    def to_python(self, value: Any) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise forms.ValidationError(
+                _("« %(v)s » n'est pas un nombre entier.") % {"v": text}
+            ) from None
+
+
+class _TrialField(forms.TypedChoiceField):
+    """A trial picker that lets any number through: the engine names an unknown trial."""
+
+    def valid_value(self, value: Any) -> bool:
+        return str(value).strip().isdigit() or super().valid_value(value)
+
+
+def _field(arg: Arg) -> forms.Field:
+    common: dict[str, Any] = {"label": arg.label, "required": arg.required}
+    kind = arg.kind
+    if kind == "bool":
+        return forms.BooleanField(label=common["label"], required=False)
+    if kind in ("player", "accused", "gm"):
+        return forms.ChoiceField(choices=(), **common)
+    if kind == "trial":
+        return _TrialField(choices=(), coerce=int, **common)
+    if kind in ("character", "target"):
+        return forms.ChoiceField(choices=[("", "—"), *character_choices()], **common)
+    if kind == "character_or_extra":
+        return forms.ChoiceField(choices=[("", "—"), *character_choices(extra=True)], **common)
+    if kind == "choice":
+        return forms.ChoiceField(choices=[("", "—"), *arg.choices], **common)
+    if kind == "int":
+        return _IntField(**common)
+    if kind == "ints":
+        return _IntsField(arg, help_text=_("ex. 4, 5"), **common)
+    if kind == "characters":
+        return _CharactersField(
+            arg,
+            widget=forms.Textarea(attrs={"rows": 3}),
+            help_text=_("Noms français séparés par des virgules ou des lignes."),
+            **common,
+        )
+    if kind == "items":
+        return _ItemsField(
+            arg,
+            widget=forms.TextInput(attrs={"list": "ronde-items"}),
+            help_text=_("Noms français du catalogue, séparés par des virgules."),
+            **common,
+        )
+    if kind == "cell":
+        return _CellField(arg, help_text=_("x,y"), **common)
+    if kind == "textarea":
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), strip=True, **common)
+    return forms.CharField(**common)
+
+
+def form_class(spec: Spec) -> type[ActionForm]:
+    """The Django form of ``spec`` (built once per action from its declaration)."""
+    return _form_class(spec.name)
+
+
+@cache
+def _form_class(name: str) -> type[ActionForm]:
+    spec = BY_NAME[name]
+    fields: dict[str, forms.Field] = {}
+    if spec.who == "player":
+        fields["by"] = forms.ChoiceField(
+            label=_("Joueur qui agit"),
+            choices=(),
+            error_messages={"required": _("Qui agit ? Choisissez un joueur.")},
+        )
+    for arg in spec.args:
+        fields[arg.name] = _field(arg)
+        if arg.kind == "accused":
+            fields["against2"] = forms.ChoiceField(
+                label=_("Second accusé (Décorateurs)"), choices=(), required=False
+            )
+    if spec.forum:
+        at_label = _("Heure du message sur le forum")
+        at_help = _("« J3 10:00 », « 14:04 » (aujourd'hui) ou « 03/12 14:04 ».")
+    else:
+        at_label = _("Heure")
+        at_help = _("Vide : maintenant. « J3 10:00 », « 14:04 » ou « 03/12 14:04 ».")
+    fields["at"] = forms.CharField(
+        label=at_label,
+        help_text=at_help,
+        required=spec.forum,
+        widget=forms.TextInput(attrs={"placeholder": "J3 10:00", "autocomplete": "off"}),
+    )
+    fields["note"] = forms.CharField(
+        label=_("Note des MJ (jamais montrée aux joueurs)"), required=False
+    )
+    attrs: dict[str, Any] = {"spec": spec, **fields}
+    return type(f"{spec.name.title().replace('_', '')}Form", (ActionForm,), attrs)
+
+
+def action_form(
+    spec: Spec,
+    choices: Choices,
+    data: Mapping[str, Any] | None = None,
+    initial: Mapping[str, Any] | None = None,
+    ident: str = "",
+) -> ActionForm:
+    """A bound (``data``) or prefilled (``initial``) form of ``spec``."""
+    initial = dict(initial or {})
+    for arg in spec.args:
+        # prefilled item ids show as their French names
+        if arg.kind == "items" and isinstance(initial.get(arg.name), list | tuple):
+            catalog = default_catalog()
+            initial[arg.name] = ", ".join(catalog.name(i) for i in initial[arg.name])
+        elif arg.kind in ("ints", "characters") and isinstance(initial.get(arg.name), list | tuple):
+            names = initial[arg.name]
+            initial[arg.name] = ", ".join(
+                french_name(str(x)) if arg.kind == "characters" else str(x) for x in names
+            )
+        elif arg.kind == "bool" and isinstance(initial.get(arg.name), str):
+            initial[arg.name] = initial[arg.name].casefold() in {"on", "true", "1", "oui"}
+    return form_class(spec)(data, choices=choices, initial=initial, ident=ident)
+
+
+def game_time_label(start: date, t: datetime) -> str:
+    """``J5 14:04`` for an instant of the game (its date otherwise)."""
+    n = day_of(start, t)
+    local = t.astimezone(PARIS)
+    if 1 <= n <= 14:
+        return f"J{n} {local:%H:%M}"
+    return f"{local:%d/%m/%Y %H:%M}"
+
+
+# -- several complaints of one trial at once ------------------------------------------------
+
+
+class ComplaintRow(forms.Form):
+    """One complaint of a batch: who, when (forum time), anonymous."""
+
+    by = forms.ChoiceField(label=_("Joueur"), choices=(), required=False)
+    at = forms.CharField(
+        label=_("Heure du message sur le forum"),
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "J3 10:00", "autocomplete": "off"}),
+    )
+    anonymous = forms.BooleanField(label=_("Anonyme"), required=False)
+
+    def __init__(self, *args: Any, choices: Choices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = choices
+        by = self.fields["by"]
+        assert isinstance(by, forms.ChoiceField)
+        by.choices = [("", "—"), *choices.players]
+        if choices.start is not None and choices.now is not None:
+            self.fields["at"].widget.attrs["placeholder"] = game_time_label(
+                choices.start, choices.now
+            )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("by"):
+            return data
+        text = str(data.get("at") or "").strip()
+        if not text:
+            self.add_error("at", _("Heure du message requise."))
+        elif self.choices.start is not None:
+            try:
+                data["when"] = read_game_time(text, self.choices.start, self.choices.now)
+            except ValueError as exc:
+                self.add_error("at", str(exc))
+        return data
+
+
+class BatchComplaints(forms.Form):
+    """The trial the complaints of a batch go to."""
+
+    trial = forms.TypedChoiceField(label=_("Procès"), choices=(), coerce=int)
+
+    def __init__(self, *args: Any, choices: Choices, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        trial = self.fields["trial"]
+        assert isinstance(trial, forms.ChoiceField)
+        trial.choices = [("", "—"), *((str(n), label) for n, label in choices.trials)]
+
+
+ComplaintRows = forms.formset_factory(ComplaintRow, extra=8, max_num=40)
