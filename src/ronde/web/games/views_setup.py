@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -49,9 +50,12 @@ def _unique_slug(name: str) -> str:
 
 @login_required
 def gm_home(request: HttpRequest) -> HttpResponse:
-    """The games this user runs, and a new one."""
+    """The games this user runs, and a new one (organisers only: ``games.organise``)."""
     user = request.user
     assert isinstance(user, User)  # login_required
+    organiser = accounts.can_organise(user)
+    if request.method == "POST" and not organiser:
+        raise PermissionDenied(_("Seuls les organisateurs peuvent créer une partie."))
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -68,7 +72,11 @@ def gm_home(request: HttpRequest) -> HttpResponse:
             )
         return redirect("gm_setup", slug=game.slug)
     games = [gm.game for gm in GameMaster.objects.filter(user=user)]
-    return render(request, "games/gm_home.html", {"form": form, "games": games})
+    return render(
+        request,
+        "games/gm_home.html",
+        {"form": form, "games": games, "can_organise": organiser},
+    )
 
 
 def _house_rules() -> list[dict[str, Any]]:
@@ -188,14 +196,15 @@ def _add_gm(request: HttpRequest, game: Game) -> None:
     name = str(request.POST.get("name", "")).strip()
     if not name:
         raise RuleViolation("invalid_argument", _("Nom du MJ manquant."))
-    user, created = accounts.account(name)
     try:
-        GameMaster.objects.create(game=game, user=user, name=name)
+        with transaction.atomic():
+            accounts.add_game_master(game, name)
     except IntegrityError:
         raise RuleViolation("invalid_argument", _("Ce MJ est déjà dans la partie.")) from None
-    if created or not user.has_usable_password():
-        accounts.invite(game, user)
-    messages.success(request, _("MJ ajouté : %(n)s.") % {"n": name})
+    messages.success(
+        request,
+        _("MJ ajouté : %(n)s. Envoyez-lui son lien d'invitation (page Joueurs).") % {"n": name},
+    )
 
 
 def _start(request: HttpRequest, game: Game) -> HttpResponse:
