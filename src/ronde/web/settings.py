@@ -19,6 +19,8 @@ Environment (see the README, "Héberger une partie"):
         plain-http requests are redirected to https.
     RONDE_HSTS_SECONDS: HSTS duration under RONDE_HTTPS_PROXY (default one year).
     RONDE_INVITATION_DAYS: days an invitation link stays valid (default 14).
+    RONDE_STATIC_ROOT: where static files are collected (default ``static`` in the data folder).
+    RONDE_PROXY_ADDRESS: the proxy whose X-Forwarded-* headers waitress keeps (127.0.0.1).
     RONDE_STATIC_FINDERS: ``1`` serves static files from the package (``ronde serve --dev``,
         ``--demo``); otherwise from the collected folder (``ronde serve`` collects them).
     RONDE_DEBUG: ``1`` for Django's debug pages (never on the internet).

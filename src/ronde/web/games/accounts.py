@@ -159,13 +159,13 @@ def locked_out(
 ) -> HttpResponse:
     """django-axes' answer to a locked-out pseudo: the login page, in French, with when
     to retry (429)."""
-    from django.contrib.auth.forms import AuthenticationForm
+    from .views_accounts import LoginForm
 
     if not isinstance(credentials, dict):
         credentials = None
     when = timezone.localtime(retry_at(throttle_key(request, credentials)))
     minutes = max(1, round((when - timezone.now()).total_seconds() / 60))
-    form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
+    form = LoginForm(request, initial={"username": request.POST.get("username", "")})
     return render(
         request,
         "games/login.html",

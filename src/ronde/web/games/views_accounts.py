@@ -22,7 +22,7 @@ from .models import Invitation
 
 class LoginForm(AuthenticationForm):
     username = forms.CharField(
-        label=gettext_lazy("Pseudo"),
+        label=gettext_lazy("Identifiant (d'ordinaire votre pseudo)"),
         max_length=150,
         widget=forms.TextInput(attrs={"autofocus": True, "autocapitalize": "none"}),
     )
@@ -33,7 +33,7 @@ class LoginForm(AuthenticationForm):
     )
     error_messages = {  # noqa: RUF012  (Django's form API)
         "invalid_login": gettext_lazy(
-            "Pseudo ou mot de passe incorrect (les majuscules du mot de passe comptent)."
+            "Identifiant ou mot de passe incorrect (les majuscules du mot de passe comptent)."
         ),
         "inactive": gettext_lazy("Ce compte est désactivé."),
     }
