@@ -360,6 +360,24 @@ def test_a_resubmitted_form_records_once(world: World, clock: Any) -> None:
     assert gm.post(reverse("gm_action", args=[slug, "complain"]), data).status_code == 302
     assert gm.post(reverse("gm_action", args=[slug, "complain"]), data).status_code == 302
     assert Action.objects.filter(game=world.game, action="complain").count() == 1
+    # the same page brought back by the back button and filled anew is a new submission
+    data["by"] = "Gus"
+    assert gm.post(reverse("gm_action", args=[slug, "complain"]), data).status_code == 302
+    assert Action.objects.filter(game=world.game, action="complain").count() == 2
+
+
+@pytest.mark.django_db
+def test_logging_in_again_is_not_a_duplicate(world: World) -> None:
+    c = Client()
+    data = {
+        "username": "Ana",
+        "password": "motdepasse-joueur",
+        "form_token": _token(c, reverse("login")),
+    }
+    assert c.post(reverse("login"), data).status_code == 302
+    c.post(reverse("logout"))
+    assert c.post(reverse("login"), data).status_code == 302
+    assert c.get(reverse("player", args=[world.game.slug])).status_code == 200
 
 
 WRITES = [

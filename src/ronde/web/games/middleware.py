@@ -9,6 +9,7 @@ form at the bottom of every page) switches to English.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -65,6 +66,8 @@ CSRF_SLOT_VALUE = "__RONDE_CSRF_SLOT__"
 #: the opening tag of a form that posts (templates write them; user text is escaped)
 _POST_FORM = re.compile(rb"<form\b[^<>]*\bmethod=[\"']?post\b[^<>]*>", re.IGNORECASE)
 FORM_TOKEN = "form_token"
+#: posts that change no game: a retry simply does it again
+UNTRACKED = frozenset({"login", "logout", "set_language"})
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
@@ -72,12 +75,16 @@ class OneTimeFormMiddleware:
     """Nothing recorded twice: every form that posts carries its own one-time token.
 
     Each ``<form method="post">`` of an HTML page gets a hidden ``form_token`` (a new
-    random one per form and per page). The first POST of a token claims it (a unique
-    row); when its answer is a redirect (every page that records something answers so),
-    the row keeps where it went. A second POST of that token records nothing and goes
-    to the same place, with a note; while the first is still running it waits for it.
-    An answer that is not a redirect (a refusal shown on the form, a confirmation page)
-    recorded nothing: its token is released and may be posted again.
+    random one per form and per page). The first POST of a token with given contents
+    claims it (a unique row keyed by a digest of the token, the path and the posted
+    fields); when its answer is a redirect (every page that records something answers
+    so), the row keeps where it went. The same POST again (a browser retrying after a
+    network error, a double click) records nothing and goes to the same place, with a
+    note; while the first is still running it waits for it. Other contents with an old
+    token (a page brought back by the browser's back button, filled anew) are a new
+    submission. An answer that is not a redirect (a refusal shown on the form, a
+    confirmation page) recorded nothing: its token is released and may be posted again.
+    Logging in and out and choosing the language change no game and are not tracked.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -109,9 +116,14 @@ class OneTimeFormMiddleware:
     ) -> HttpResponse | None:
         if request.method != "POST":
             return None
-        token = request.POST.get(FORM_TOKEN, "")
-        if not token or not _TOKEN_SHAPE.match(token):
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.url_name in UNTRACKED:
+            return None
+        # the first one is ours (a page that echoes posted fields may repeat an old one)
+        tokens = request.POST.getlist(FORM_TOKEN)
+        if not tokens or not _TOKEN_SHAPE.match(tokens[0]):
             return None  # a client that posts without our forms (tests, scripts)
+        token = self.digest(request, tokens[0])
         from .models import FormSubmission
 
         user = request.user if request.user.is_authenticated else None
@@ -134,6 +146,19 @@ class OneTimeFormMiddleware:
         else:
             FormSubmission.objects.filter(token=token).delete()
         return response
+
+    @staticmethod
+    def digest(request: HttpRequest, token: str) -> str:
+        """What identifies one submission: the token, the path and the posted fields."""
+        h = hashlib.sha256()
+        h.update(token.encode())
+        h.update(b"\0" + request.path.encode())
+        for key in sorted(request.POST):
+            if key in (FORM_TOKEN, "csrfmiddlewaretoken"):
+                continue
+            for value in request.POST.getlist(key):
+                h.update(b"\0" + key.encode() + b"=" + value.encode())
+        return h.hexdigest()
 
     @staticmethod
     def _again(request: HttpRequest, token: str) -> HttpResponse:

@@ -139,8 +139,9 @@ class Invitation(models.Model):
 
 
 class FormSubmission(models.Model):
-    """A one-time form token already posted, and where its first answer sent the user
-    (a re-submission records nothing and goes there)."""
+    """A one-time form submission already posted (``token``: a digest of the form's
+    token, path and fields), and where its first answer sent the user (the same
+    submission again records nothing and goes there)."""
 
     token = models.CharField(max_length=64, unique=True)
     user = models.ForeignKey(
