@@ -488,3 +488,39 @@ def test_csrf_placeholder_in_user_text_is_shown_as_typed(world: World, clock: An
     # the page's own forms still get the request's token
     page = player.get(reverse("player", args=[world.game.slug])).content.decode()
     assert 'name="csrfmiddlewaretoken" value="__RONDE_CSRF_SLOT__"' not in page
+
+
+@pytest.mark.django_db
+def test_accepting_a_request_and_striking_record_once(world: World, clock: Any) -> None:
+    from ronde.web.games.models import Request, Strike
+
+    clock("J2 10:00")
+    slug = world.game.slug
+    gm = gm_client(Client(), world)
+    gm.post(
+        reverse("gm_action", args=[slug, "open_trial"]),
+        {"by": "Ana", "against": "Bob", "as": "woody"},
+    )
+    clock("J2 11:00")
+    hal = Client()
+    hal.force_login(world.users["Hal"])
+    hal.post(reverse("player_request", args=[slug, "complain"]), {"trial": "1"})
+    req = Request.objects.get(game=world.game)
+    url = reverse("gm_request", args=[slug, req.pk, "accept"])
+    data = {"form_token": "jeton-accepter-000001"}
+    assert gm.post(url, data).status_code == 302
+    assert gm.post(url, data).status_code == 302
+    assert Action.objects.filter(game=world.game, action="complain").count() == 1
+    # striking: the form carries the preview's token; posted twice, struck once
+    action = Action.objects.get(game=world.game, action="complain")
+    strike_url = reverse("gm_strike", args=[slug, action.pk])
+    page = gm.get(strike_url).content.decode()
+    preview = re.search(r'name="token" value="([^"]+)"', page)
+    assert preview is not None
+    form = next(f for f in _forms(page) if 'name="reason"' in f)
+    data = {"reason": "erreur", "token": preview.group(1), "form_token": TOKEN.findall(form)[0]}
+    first = gm.post(strike_url, data)
+    again = gm.post(strike_url, data)
+    assert first.status_code == again.status_code == 302
+    assert again["Location"] == first["Location"]
+    assert Strike.objects.filter(game=world.game).count() == 1
