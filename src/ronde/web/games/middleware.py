@@ -84,7 +84,8 @@ class OneTimeFormMiddleware:
     token (a page brought back by the browser's back button, filled anew) are a new
     submission. An answer that is not a redirect (a refusal shown on the form, a
     confirmation page) recorded nothing: its token is released and may be posted again.
-    Logging in and out and choosing the language change no game and are not tracked.
+    Only logged-in users' posts are tracked (visitors record nothing in a game, and an
+    invitation serves once anyway); logging in and out and choosing the language are not.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -114,8 +115,8 @@ class OneTimeFormMiddleware:
     def process_view(
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
     ) -> HttpResponse | None:
-        if request.method != "POST":
-            return None
+        if request.method != "POST" or not request.user.is_authenticated:
+            return None  # visitors record nothing in a game (an invitation serves once)
         match = getattr(request, "resolver_match", None)
         if match is not None and match.url_name in UNTRACKED:
             return None
@@ -126,7 +127,7 @@ class OneTimeFormMiddleware:
         token = self.digest(request, tokens[0])
         from .models import FormSubmission
 
-        user = request.user if request.user.is_authenticated else None
+        user = request.user
         try:
             with transaction.atomic():
                 FormSubmission.objects.create(token=token, user=user, path=request.path[:300])
@@ -151,7 +152,7 @@ class OneTimeFormMiddleware:
     def digest(request: HttpRequest, token: str) -> str:
         """What identifies one submission: the token, the path and the posted fields."""
         h = hashlib.sha256()
-        h.update(token.encode())
+        h.update(f"{request.user.pk}\0{token}".encode())
         h.update(b"\0" + request.path.encode())
         for key in sorted(request.POST):
             if key in (FORM_TOKEN, "csrfmiddlewaretoken"):
