@@ -367,3 +367,14 @@ def test_organiser_command_grants_the_permission(tmp_path: Path) -> None:
         "print(User.objects.get(username='Orga').has_perm('games.organise'))"
     )
     assert ronde("manage", "shell", "--no-imports", "-c", check, env=env).stdout.strip() == "True"
+
+
+@pytest.mark.django_db
+def test_a_form_without_its_csrf_token_is_refused_in_french(world: Any) -> None:
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(world.gms["Mj"])
+    r = c.post(reverse("gm_action", args=[world.game.slug, "award"]), {"player": "Ana"})
+    assert r.status_code == 403
+    page = r.content.decode()
+    assert "Formulaire refusé" in page and "Rien n'a été enregistré" in page
+    assert "Forbidden" not in page

@@ -223,6 +223,7 @@ AXES_RESET_ON_SUCCESS = True
 # failures while locked out do not push the time to retry further (it is shown)
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_ENABLE_ADMIN = False
+AXES_DISABLE_ACCESS_LOG = True  # failures are counted; successful logins are not logged
 AXES_VERBOSE = False
 
 LANGUAGE_CODE = "fr"

@@ -9,7 +9,6 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -54,10 +53,11 @@ def gm_home(request: HttpRequest) -> HttpResponse:
     user = request.user
     assert isinstance(user, User)  # login_required
     organiser = accounts.can_organise(user)
-    if request.method == "POST" and not organiser:
-        raise PermissionDenied(_("Seuls les organisateurs peuvent créer une partie."))
+    refused = request.method == "POST" and not organiser
+    if refused:
+        messages.error(request, _("Seuls les organisateurs peuvent créer une partie."))
     form = NewGameForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and organiser and form.is_valid():
         with transaction.atomic():
             game = Game.objects.create(
                 slug=_unique_slug(form.cleaned_data["name"]),
@@ -76,6 +76,7 @@ def gm_home(request: HttpRequest) -> HttpResponse:
         request,
         "games/gm_home.html",
         {"form": form, "games": games, "can_organise": organiser},
+        status=403 if refused else 200,
     )
 
 
