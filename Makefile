@@ -9,7 +9,7 @@ export UV_PYTHON_DOWNLOADS := never
 $(BIN)/ronde: pyproject.toml
 	@command -v uv >/dev/null 2>&1 || $(PY) -m pip install --quiet uv
 	uv venv --quiet --allow-existing --python $(PY) $(VENV)
-	uv pip install --quiet --python $(BIN)/python -e '.[dev]'
+	uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'
 	@touch $(BIN)/ronde
 
 install: $(BIN)/ronde

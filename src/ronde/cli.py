@@ -282,11 +282,18 @@ from .forum.cli import announce_command, forum_app  # noqa: E402
 app.command("announce")(announce_command)
 app.add_typer(forum_app, name="forum")
 
-# The web app (ronde.web): `ronde serve` and `ronde tick` (Django is imported lazily).
-from .web.cli import serve_command, tick_command  # noqa: E402
+# The web app (ronde.web): serve, tick, manage, backup, restore, organiser (Django is
+# imported lazily).
+from .web import cli as web_cli  # noqa: E402
 
-app.command("serve")(serve_command)
-app.command("tick")(tick_command)
+app.command("serve")(web_cli.serve_command)
+app.command("tick")(web_cli.tick_command)
+app.command("manage", context_settings=web_cli.MANAGE_SETTINGS, add_help_option=False)(
+    web_cli.manage_command
+)
+app.command("backup")(web_cli.backup_command)
+app.command("restore")(web_cli.restore_command)
+app.add_typer(web_cli.organiser_app, name="organiser")
 
 
 def main() -> None:

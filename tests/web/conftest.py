@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -18,6 +19,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # no persistent connections in tests: threads' connections close with their requests
 os.environ.setdefault("RONDE_CONN_MAX_AGE", "0")
+# the tests' secret key and files never touch the user's data folder
+os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))
+os.makedirs(os.path.join(os.environ["RONDE_DATA_DIR"], "static"), exist_ok=True)
 django.setup()
 
 START = date(2026, 12, 1)
@@ -110,10 +114,9 @@ def make_world(
     service.start(game, eng, gm_users["Mj"])
     users = {}
     for pseudo in cast:
-        m = accounts.add_player(game, pseudo)
-        m.user.set_password("motdepasse-joueur")
-        m.user.save()
-        users[pseudo] = m.user
+        user = User.objects.create_user(username=pseudo, password="motdepasse-joueur")
+        accounts.add_player(game, pseudo, user=user)  # as if each had accepted his invitation
+        users[pseudo] = user
     return World(game, gm_users, users)
 
 

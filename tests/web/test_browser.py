@@ -79,8 +79,11 @@ def gm_account(transactional_db: Any) -> None:
     give the test body a database connection of its own, never closed)."""
     from django.contrib.auth import get_user_model
 
+    from ronde.web.games.accounts import organise_permission
+
     service.clear_cache()
-    get_user_model().objects.create_user("Mj", password="motdepasse-mj-42")
+    user = get_user_model().objects.create_user("Mj", password="motdepasse-mj-42")
+    user.user_permissions.add(organise_permission())
 
 
 @pytest.mark.django_db(transaction=True)

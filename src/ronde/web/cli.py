@@ -1,4 +1,5 @@
-"""``ronde serve`` and ``ronde tick``: the web app from the command line.
+"""The web app from the command line: ``ronde serve``, ``tick``, ``manage``, ``backup``,
+``restore`` and ``organiser``.
 
 Django is imported only when one of these commands runs, so the rest of the
 command line starts as fast as before.
@@ -17,7 +18,7 @@ DEMO_GM_PASSWORD = "demo-mj-ronde"
 DEMO_PLAYER_PASSWORD = "demo-joueur-ronde"
 
 
-def _django(sqlite: Path | None) -> None:
+def _django(sqlite: Path | None = None) -> None:
     if sqlite is not None:
         os.environ["RONDE_SQLITE_PATH"] = str(sqlite)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
@@ -26,36 +27,84 @@ def _django(sqlite: Path | None) -> None:
     django.setup()
 
 
+def _where() -> str:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"SQLite {db['NAME']}"
+    return f"PostgreSQL {db.get('HOST') or 'local'}/{db.get('NAME')}"
+
+
 def serve_command(
     port: Annotated[int, typer.Option(help="Port HTTP.")] = 8000,
     host: Annotated[str, typer.Option(help="Adresse d'écoute.")] = "127.0.0.1",
     demo: Annotated[
-        bool, typer.Option(help="Base neuve avec une partie de démonstration jouée jusqu'à J5.")
+        bool,
+        typer.Option(
+            help="Base de démonstration neuve (dossier de données, demo.sqlite3) avec une "
+            "partie jouée jusqu'à J5 ; serveur de développement."
+        ),
     ] = False,
+    dev: Annotated[
+        bool, typer.Option(help="Serveur de développement de Django (jamais sur internet).")
+    ] = False,
+    threads: Annotated[int, typer.Option(help="Fils de traitement du serveur (waitress).")] = 8,
     db: Annotated[
         Path | None,
-        typer.Option(help="Fichier SQLite (sans DATABASE_URL). Défaut : out/web/ronde.sqlite3."),
+        typer.Option(help="Fichier SQLite (sans DATABASE_URL). Défaut : le dossier de données."),
     ] = None,
 ) -> None:
-    """Lance le site web (MJ, joueurs, public) sur http://HOST:PORT."""
+    """Lance le site web (MJ, joueurs, public) sur http://HOST:PORT avec waitress."""
+    from ronde.web.paths import data_dir
+
+    if demo or dev:
+        os.environ["RONDE_STATIC_FINDERS"] = "1"  # static files straight from the package
     if demo and db is None and not os.environ.get("DATABASE_URL"):
-        db = Path("out/web/demo.sqlite3")
+        db = data_dir() / "demo.sqlite3"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink(missing_ok=True)
     if db is not None:
+        db = db.expanduser().resolve()
         db.parent.mkdir(parents=True, exist_ok=True)
-    _django(db.resolve() if db is not None else None)
+    _django(db)
+    from django.conf import settings
     from django.core.management import call_command
+
+    Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
     call_command("migrate", verbosity=0)
     if demo:
         _demo(host, port)
-    typer.echo(f"Ronde : http://{host}:{port}/  (Ctrl-C pour arrêter)")
-    call_command("runserver", f"{host}:{port}", use_reloader=False, use_threading=True)
+    typer.echo(f"Base : {_where()}")
+    if demo or dev:
+        typer.echo(f"Ronde : http://{host}:{port}/  (Ctrl-C pour arrêter)")
+        call_command("runserver", f"{host}:{port}", use_reloader=False, use_threading=True)
+        return
+    call_command("collectstatic", interactive=False, verbosity=0)
+    import waitress
+
+    from ronde.web.wsgi import application
+
+    typer.echo(f"Ronde : http://{host}:{port}/  (waitress, {threads} fils ; Ctrl-C pour arrêter)")
+    if settings.HTTPS_PROXY:
+        # waitress drops X-Forwarded-* headers unless they come from the proxy's address
+        waitress.serve(
+            application,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="Ronde",
+            trusted_proxy=os.environ.get("RONDE_PROXY_ADDRESS", "127.0.0.1"),
+            trusted_proxy_headers={"x-forwarded-proto", "x-forwarded-for"},
+            trusted_proxy_count=1,
+        )
+    else:
+        waitress.serve(application, host=host, port=port, threads=threads, ident="Ronde")
 
 
 def _demo(host: str, port: int) -> None:
-    from ronde.web.games import demo, service
+    from ronde.web.games import accounts, demo, service
     from ronde.web.games.models import Game
 
     now = service.now()
@@ -71,27 +120,170 @@ def _demo(host: str, port: int) -> None:
         gm_password=DEMO_GM_PASSWORD,
         player_password=DEMO_PLAYER_PASSWORD,
     )
+    first_gm = game.game_masters.select_related("user").first()
+    if first_gm is not None and first_gm.user is not None:
+        first_gm.user.user_permissions.add(accounts.organise_permission())
     v = service.view_for(game, "game_master")
     masked = [p for p in v["players"] if p["masked"] and p["character"] != "extra"]
     chorus = [p for p in v["players"] if not p["masked"]]
     shown = masked[:1] + (chorus[:1] or masked[1:2])
+    usernames = {
+        m.pseudo: m.user.get_username() for m in game.memberships.select_related("user") if m.user
+    }
     base = f"http://{host}:{port}"
     typer.echo(f"Partie de démonstration au J{v['day']} : {base}/partie/demo/")
     typer.echo(f"  MJ      : Mj / {DEMO_GM_PASSWORD}  ->  {base}/mj/demo/")
     for p in shown:
         state = "démasqué, chœur" if not p["masked"] else p["character"]
         typer.echo(
-            f"  Joueur  : {p['pseudo']} / {DEMO_PLAYER_PASSWORD}  ({state})"
-            f"  ->  {base}/partie/demo/moi/"
+            f"  Joueur  : {usernames.get(p['pseudo'], p['pseudo'])} / {DEMO_PLAYER_PASSWORD}"
+            f"  ({state})  ->  {base}/partie/demo/moi/"
         )
+
+
+def _require_database() -> None:
+    """Refuse to work on a SQLite file that does not exist (a cron in another folder, a
+    wrong RONDE_DATA_DIR) instead of creating an empty one."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3") and not Path(str(db["NAME"])).exists():
+        typer.echo(
+            f"Base introuvable : {db['NAME']}. Le serveur et cette commande doivent voir la "
+            "même base : vérifiez RONDE_DATA_DIR (ou DATABASE_URL) dans leur environnement.",
+            err=True,
+        )
+        raise typer.Exit(2)
 
 
 def tick_command(
     db: Annotated[Path | None, typer.Option(help="Fichier SQLite (sans DATABASE_URL).")] = None,
 ) -> None:
     """Applique les échéances dues de chaque partie (pour un cron : annonces à l'heure)."""
-    _django(db.resolve() if db is not None else None)
+    _django(db.expanduser().resolve() if db is not None else None)
+    _require_database()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     call_command("ronde_tick")
+
+
+def manage_command(ctx: typer.Context) -> None:
+    """Les commandes de gestion de Django : createsuperuser, migrate, collectstatic,
+    check --deploy, changepassword, shell ... (ronde manage help : la liste)."""
+    _django()
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(["ronde manage", *ctx.args])
+
+
+MANAGE_SETTINGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def backup_command(
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Fichier de la copie. Défaut : sauvegardes/ronde-DATE.sqlite3 dans le "
+            "dossier de données.",
+        ),
+    ] = None,
+) -> None:
+    """Copie cohérente de la base pendant que le serveur tourne (SQLite ; PostgreSQL : pg_dump)."""
+    _django()
+    from django.conf import settings
+
+    from ronde.web import backup
+
+    try:
+        path = backup.backup(output or backup.default_name(settings.DATA_DIR))
+    except backup.BackupError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"Sauvegarde : {path}")
+
+
+def restore_command(
+    source: Annotated[Path, typer.Argument(help="Une copie faite par ronde backup.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Sans confirmation.")] = False,
+) -> None:
+    """Remplace la base par une sauvegarde (arrêtez le serveur d'abord). La base actuelle
+    est d'abord copiée dans sauvegardes/ du dossier de données."""
+    _django()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from ronde.web import backup
+
+    if not yes and not typer.confirm(f"Remplacer {_where()} par {source} ?"):
+        raise typer.Exit(1)
+    try:
+        saved = backup.restore(source, settings.DATA_DIR / "sauvegardes")
+    except backup.BackupError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+    if saved is not None:
+        typer.echo(f"Ancienne base copiée dans {saved}")
+    call_command("migrate", verbosity=0)
+    typer.echo(f"Base restaurée depuis {source}.")
+
+
+organiser_app = typer.Typer(
+    help="Les organisateurs : les comptes qui peuvent créer des parties (permission "
+    "games.organise ; le superutilisateur l'a toujours).",
+    no_args_is_help=True,
+)
+
+
+def _user(name: str):  # type: ignore[no-untyped-def]
+    from ronde.web.games.accounts import find_user
+
+    user = find_user(name)
+    if user is None:
+        typer.echo(f"Compte inconnu : {name}", err=True)
+        raise typer.Exit(1)
+    return user
+
+
+@organiser_app.command("add")
+def organiser_add(username: Annotated[str, typer.Argument(help="Identifiant du compte.")]) -> None:
+    """Donne à un compte le droit de créer des parties."""
+    _django()
+    from ronde.web.games.accounts import organise_permission
+
+    user = _user(username)
+    user.user_permissions.add(organise_permission())
+    typer.echo(f"{user.get_username()} peut créer des parties.")
+
+
+@organiser_app.command("remove")
+def organiser_remove(
+    username: Annotated[str, typer.Argument(help="Identifiant du compte.")],
+) -> None:
+    """Retire ce droit (les parties déjà créées restent à leurs MJ)."""
+    _django()
+    from ronde.web.games.accounts import organise_permission
+
+    user = _user(username)
+    user.user_permissions.remove(organise_permission())
+    typer.echo(f"{user.get_username()} ne peut plus créer de parties.")
+
+
+@organiser_app.command("list")
+def organiser_list() -> None:
+    """Les comptes qui peuvent créer des parties."""
+    _django()
+    from django.contrib.auth.models import User
+    from django.db.models import Q
+
+    from ronde.web.games.accounts import organise_permission
+
+    perm = organise_permission()
+    users = User.objects.filter(
+        Q(is_superuser=True) | Q(user_permissions=perm) | Q(groups__permissions=perm)
+    ).distinct()
+    for user in users.order_by("username"):
+        note = " (superutilisateur)" if user.is_superuser else ""
+        typer.echo(f"{user.get_username()}{note}")

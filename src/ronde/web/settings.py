@@ -1,13 +1,29 @@
-"""Django settings of Ronde's web app.
+"""Django settings of Ronde's web app, read from the environment.
 
-Environment:
-    DATABASE_URL: ``postgres://user:pass@host:port/name`` selects PostgreSQL;
-        without it an embedded SQLite database is used (WAL, one write
-        transaction at a time).
-    RONDE_SQLITE_PATH: where that SQLite file lives (default ``out/web/ronde.sqlite3``).
-    RONDE_SECRET_KEY: the secret key (default: a key stored beside the SQLite file).
-    RONDE_DEBUG: ``1`` for Django's debug pages.
-    RONDE_ALLOWED_HOSTS: comma-separated extra host names.
+Environment (see the README, "Héberger une partie"):
+    RONDE_DATA_DIR: the data folder: the SQLite database (``ronde.sqlite3``), the secret
+        key (``secret_key``, mode 0600), collected static files, backups. Default: the
+        per-user data folder of platformdirs (``~/.local/share/ronde`` on Linux), never
+        the current folder.
+    DATABASE_URL: a database URL read by dj-database-url (``postgres://user:pass@host/name
+        ?sslmode=require``; its options are kept). Without it: SQLite in the data folder
+        (WAL, one write transaction at a time).
+    RONDE_SQLITE_PATH: another SQLite file (``ronde serve --db``).
+    RONDE_SECRET_KEY: the secret key (default: the file ``secret_key`` of the data folder,
+        created on first use with mode 0600).
+    RONDE_ALLOWED_HOSTS: comma-separated host names served (besides localhost).
+    RONDE_CSRF_TRUSTED_ORIGINS: comma-separated origins (``https://ronde.example.org``)
+        trusted for forms posted through a proxy.
+    RONDE_HTTPS_PROXY: ``1`` behind an HTTPS reverse proxy that sets ``X-Forwarded-Proto``:
+        requests it marks https are https (links too), cookies are secure, HSTS is sent,
+        plain-http requests are redirected to https.
+    RONDE_HSTS_SECONDS: HSTS duration under RONDE_HTTPS_PROXY (default one year).
+    RONDE_INVITATION_DAYS: days an invitation link stays valid (default 14).
+    RONDE_STATIC_ROOT: where static files are collected (default ``static`` in the data folder).
+    RONDE_PROXY_ADDRESS: the proxy whose X-Forwarded-* headers waitress keeps (127.0.0.1).
+    RONDE_STATIC_FINDERS: ``1`` serves static files from the package (``ronde serve --dev``,
+        ``--demo``); otherwise from the collected folder (``ronde serve`` collects them).
+    RONDE_DEBUG: ``1`` for Django's debug pages (never on the internet).
     RONDE_CONN_MAX_AGE: seconds a PostgreSQL connection is kept (default 60; tests: 0).
 """
 
@@ -16,40 +32,87 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+
+import dj_database_url
+
+from ronde.web.paths import data_dir, sqlite_path
 
 WEB_DIR = Path(__file__).resolve().parent
 
-DEBUG = os.environ.get("RONDE_DEBUG", "") == "1"
 
-SQLITE_PATH = Path(os.environ.get("RONDE_SQLITE_PATH", "out/web/ronde.sqlite3")).resolve()
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "oui", "on")
+
+
+def _list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+DEBUG = _flag("RONDE_DEBUG")
+
+
+DATA_DIR = data_dir()
+SQLITE_PATH = sqlite_path()
+
+
+def read_or_create_secret(path: Path) -> str:
+    """The key stored in ``path``, created (mode 0600, never readable by others) if absent."""
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process created it first: use its key
+        return path.read_text(encoding="utf-8").strip()
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(key)
+    os.chmod(path, 0o600)  # whatever the umask
+    return key
 
 
 def _secret_key() -> str:
-    key = os.environ.get("RONDE_SECRET_KEY")
+    key = os.environ.get("RONDE_SECRET_KEY", "").strip()
     if key:
         return key
-    path = SQLITE_PATH.parent / "secret_key"
     try:
-        return path.read_text(encoding="utf-8").strip()
+        return read_or_create_secret(DATA_DIR / "secret_key")
     except OSError:
-        pass
-    key = secrets.token_urlsafe(50)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(key, encoding="utf-8")
-    except OSError:
-        pass  # read-only tree: a per-process key (sessions do not survive a restart)
-    return key
+        return secrets.token_urlsafe(50)  # read-only folder: sessions end with the process
 
 
 SECRET_KEY = _secret_key()
 
-ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"] + [
-    h.strip() for h in os.environ.get("RONDE_ALLOWED_HOSTS", "").split(",") if h.strip()
-]
+# Django's test runner adds ``testserver`` by itself: it is never allowed otherwise
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", *_list("RONDE_ALLOWED_HOSTS")]
+CSRF_TRUSTED_ORIGINS = _list("RONDE_CSRF_TRUSTED_ORIGINS")
+
+# axes.W006 says that locking by user name alone lets an attacker rotate user agents; it
+# does not here: django-axes adds up every failure of one pseudo, whatever its user agent
+# or address (and a lock by address would lock everyone out behind a proxy)
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+
+HTTPS_PROXY = _flag("RONDE_HTTPS_PROXY")
+if HTTPS_PROXY:
+    # the proxy terminates TLS and says so; it must overwrite any X-Forwarded-Proto it gets
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^sante/$"]  # health checks from the machine itself
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("RONDE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # HSTS preload lists are an opt-in of the domain's owner, not of Ronde
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+
+INVITATION_DAYS = int(os.environ.get("RONDE_INVITATION_DAYS", "14"))
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -58,6 +121,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "ronde.web.games",
 ]
 
@@ -71,8 +135,16 @@ MIDDLEWARE = [
     "ronde.web.games.middleware.CsrfSlotMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "ronde.web.games.middleware.OneTimeFormMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # throttles failed logins (django-axes), then a pseudo whatever its case and accents
+    "ronde.web.games.accounts.ThrottleBackend",
+    "ronde.web.games.accounts.PseudoBackend",
 ]
 
 ROOT_URLCONF = "ronde.web.urls"
@@ -95,21 +167,21 @@ TEMPLATES = [
 ]
 
 
+def _conn_max_age() -> int:
+    return int(os.environ.get("RONDE_CONN_MAX_AGE", "60"))
+
+
 def database_from_url(url: str) -> dict[str, Any]:
-    """A ``DATABASES['default']`` entry for a ``postgres://`` URL."""
-    parts = urlparse(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        raise ValueError(f"DATABASE_URL: only PostgreSQL URLs are supported, not {parts.scheme!r}")
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(parts.path.lstrip("/")) or "ronde",
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": parts.hostname or "",
-        "PORT": str(parts.port or ""),
-        "CONN_MAX_AGE": int(os.environ.get("RONDE_CONN_MAX_AGE", "60")),
-        "CONN_HEALTH_CHECKS": True,
-    }
+    """A ``DATABASES['default']`` entry for a database URL (dj-database-url: the query's
+    options, such as ``sslmode=require``, are kept). SQLite URLs get Ronde's SQLite setup."""
+    config: dict[str, Any] = dict(
+        dj_database_url.parse(url, conn_max_age=_conn_max_age(), conn_health_checks=True)
+    )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        return sqlite_database(Path(config["NAME"]).expanduser().resolve())
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        raise ValueError(f"DATABASE_URL : seuls PostgreSQL et SQLite sont pris en charge ({url!r})")
+    return config
 
 
 def sqlite_database(path: Path) -> dict[str, Any]:
@@ -141,6 +213,19 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
+# django-axes: 10 failures for one pseudo (whatever its case or accents) in 15 minutes
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_USERNAME_CALLABLE = "ronde.web.games.accounts.throttle_key"
+AXES_LOCKOUT_CALLABLE = "ronde.web.games.accounts.locked_out"
+AXES_RESET_ON_SUCCESS = True
+# failures while locked out do not push the time to retry further (it is shown)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ADMIN = False
+AXES_DISABLE_ACCESS_LOG = True  # failures are counted; successful logins are not logged
+AXES_VERBOSE = False
+
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
 LOCALE_PATHS = [WEB_DIR / "locale"]
@@ -149,7 +234,13 @@ TIME_ZONE = "Europe/Paris"
 USE_TZ = True
 
 STATIC_URL = "/static/"
-WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = Path(os.environ.get("RONDE_STATIC_ROOT", str(DATA_DIR / "static"))).resolve()
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# production serves the collected files (``ronde serve`` runs collectstatic first)
+WHITENOISE_USE_FINDERS = DEBUG or _flag("RONDE_STATIC_FINDERS")
 WHITENOISE_AUTOREFRESH = DEBUG
 
 LOGIN_URL = "login"
@@ -167,4 +258,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # django-axes logs every failed login as a warning
+    "loggers": {"axes": {"level": "ERROR"}},
 }

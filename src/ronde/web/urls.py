@@ -5,18 +5,14 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .games import views_forum, views_gm, views_player, views_public, views_setup
+from .games import views_accounts, views_forum, views_gm, views_player, views_public, views_setup
 
 urlpatterns = [
     path("", views_public.home, name="home"),
     path("sante/", views_public.health, name="health"),
-    path(
-        "connexion/",
-        auth_views.LoginView.as_view(template_name="games/login.html"),
-        name="login",
-    ),
+    path("connexion/", views_accounts.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
-    path("invitation/<str:token>/", views_public.invitation, name="invitation"),
+    path("invitation/<str:token>/", views_accounts.invitation, name="invitation"),
     path("i18n/", include("django.conf.urls.i18n")),
     # the public board and the players
     path("partie/<slug:slug>/", views_public.public_board, name="public"),

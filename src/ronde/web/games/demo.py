@@ -104,10 +104,15 @@ def play_until(
 
 
 def _gm_user(name: str, password: str | None) -> User:
-    user, _created = accounts.account(name)
+    """A demo account (a fresh demo database: the name is free)."""
+    user = User.objects.filter(username=accounts.username_for(name)).first()
+    if user is None:
+        user = User(username=accounts.username_for(name))
     if password is not None:
         user.set_password(password)
-        user.save()
+    else:
+        user.set_unusable_password()
+    user.save()
     return user
 
 
@@ -177,10 +182,9 @@ def store(
     game.last_seq = len(rows)
     game.version = uuid.uuid4().hex
     game.save(update_fields=["last_seq", "version"])
-    hashed = make_password(player_password) if player_password is not None else None
+    # one (slow) hash for every demo player; without a password, accounts that cannot log in
+    hashed = make_password(player_password)
     for pseudo in [p.pseudo for p in g.players.values()]:
-        m = accounts.add_player(game, pseudo)
-        if hashed is not None:  # one (slow) hash for every demo player
-            m.user.password = hashed
-            m.user.save(update_fields=["password"])
+        user = User.objects.create(username=accounts.propose_username(pseudo), password=hashed)
+        accounts.add_player(game, pseudo, user=user)
     return game

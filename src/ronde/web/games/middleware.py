@@ -1,4 +1,6 @@
-"""French first: the language is French unless the user chose another one.
+"""Middlewares: French first, CSRF inputs of cached fragments, one-time form tokens.
+
+French first: the language is French unless the user chose another one.
 
 Django's ``LocaleMiddleware`` follows the browser's ``Accept-Language``; the game
 is played on a French forum, so only the language cookie (set by the language
@@ -7,13 +9,21 @@ form at the bottom of every page) switches to English.
 
 from __future__ import annotations
 
+import hashlib
+import re
+import secrets
+import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 
 class FrenchFirstLocaleMiddleware(LocaleMiddleware):
@@ -26,21 +36,146 @@ class FrenchFirstLocaleMiddleware(LocaleMiddleware):
 
 
 class CsrfSlotMiddleware:
-    """Fills the CSRF slots of cached fragments (``{% csrf_slot %}``) with this request's
-    token, so forms may live in fragments cached across requests and sessions."""
+    """Fills the CSRF inputs of cached fragments (``{% csrf_slot %}``) with this request's
+    token, so forms may live in fragments cached across requests and sessions.
+
+    Only the whole hidden input the tag writes is replaced: text that users typed is
+    escaped by the templates (``<`` becomes ``&lt;``), so it can never hold that tag and
+    is never altered, whatever it says."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from .templatetags.ronde import CSRF_SLOT
+        from .templatetags.ronde import csrf_slot
 
         response = self.get_response(request)
-        slot = CSRF_SLOT.encode()
+        slot = str(csrf_slot()).encode()
         if (
             not getattr(response, "streaming", False)
             and response.get("Content-Type", "").startswith("text/html")
             and slot in response.content
         ):
-            response.content = response.content.replace(slot, get_token(request).encode())
+            filled = str(csrf_slot()).replace(CSRF_SLOT_VALUE, get_token(request)).encode()
+            response.content = response.content.replace(slot, filled)
         return response
+
+
+CSRF_SLOT_VALUE = "__RONDE_CSRF_SLOT__"
+
+#: the opening tag of a form that posts (templates write them; user text is escaped)
+_POST_FORM = re.compile(rb"<form\b[^<>]*\bmethod=[\"']?post\b[^<>]*>", re.IGNORECASE)
+FORM_TOKEN = "form_token"
+#: posts that change no game: a retry simply does it again
+UNTRACKED = frozenset({"login", "logout", "set_language"})
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+class OneTimeFormMiddleware:
+    """Nothing recorded twice: every form that posts carries its own one-time token.
+
+    Each ``<form method="post">`` of an HTML page gets a hidden ``form_token`` (a new
+    random one per form and per page). The first POST of a token with given contents
+    claims it (a unique row keyed by a digest of the token, the path and the posted
+    fields); when its answer is a redirect (every page that records something answers
+    so), the row keeps where it went. The same POST again (a browser retrying after a
+    network error, a double click) records nothing and goes to the same place, with a
+    note; while the first is still running it waits for it. Other contents with an old
+    token (a page brought back by the browser's back button, filled anew) are a new
+    submission. An answer that is not a redirect (a refusal shown on the form, a
+    confirmation page) recorded nothing: its token is released and may be posted again.
+    Only logged-in users' posts are tracked (visitors record nothing in a game, and an
+    invitation serves once anyway); logging in and out and choosing the language are not.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        return self.add_tokens(response)
+
+    @staticmethod
+    def add_tokens(response: HttpResponse) -> HttpResponse:
+        if (
+            getattr(response, "streaming", False)
+            or not response.get("Content-Type", "").startswith("text/html")
+            or b"<form" not in response.content
+        ):
+            return response
+
+        def add(match: re.Match[bytes]) -> bytes:
+            token = secrets.token_urlsafe(18)
+            hidden = f'<input type="hidden" name="{FORM_TOKEN}" value="{token}">'
+            return match.group(0) + hidden.encode()
+
+        response.content = _POST_FORM.sub(add, response.content)
+        return response
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        if request.method != "POST" or not request.user.is_authenticated:
+            return None  # visitors record nothing in a game (an invitation serves once)
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.url_name in UNTRACKED:
+            return None
+        # the first one is ours (a page that echoes posted fields may repeat an old one)
+        tokens = request.POST.getlist(FORM_TOKEN)
+        if not tokens or not _TOKEN_SHAPE.match(tokens[0]):
+            return None  # a client that posts without our forms (tests, scripts)
+        token = self.digest(request, tokens[0])
+        from .models import FormSubmission
+
+        user = request.user
+        try:
+            with transaction.atomic():
+                FormSubmission.objects.create(token=token, user=user, path=request.path[:300])
+        except IntegrityError:
+            return self._again(request, token)
+        try:
+            response: HttpResponse = view(request, *args, **kwargs)
+            if hasattr(response, "render") and callable(response.render):
+                response = response.render()
+        except BaseException:
+            FormSubmission.objects.filter(token=token).delete()
+            raise
+        if response.status_code in (301, 302, 303, 307, 308):
+            FormSubmission.objects.filter(token=token).update(
+                done=True, target=str(response.get("Location", ""))[:500]
+            )
+        else:
+            FormSubmission.objects.filter(token=token).delete()
+        return response
+
+    @staticmethod
+    def digest(request: HttpRequest, token: str) -> str:
+        """What identifies one submission: the token, the path and the posted fields."""
+        h = hashlib.sha256()
+        h.update(f"{request.user.pk}\0{token}".encode())
+        h.update(b"\0" + request.path.encode())
+        for key in sorted(request.POST):
+            if key in (FORM_TOKEN, "csrfmiddlewaretoken"):
+                continue
+            for value in request.POST.getlist(key):
+                h.update(b"\0" + key.encode() + b"=" + value.encode())
+        return h.hexdigest()
+
+    @staticmethod
+    def _again(request: HttpRequest, token: str) -> HttpResponse:
+        from .models import FormSubmission
+
+        first = None
+        for _attempt in range(50):  # the first submission may still be running
+            first = FormSubmission.objects.filter(token=token).first()
+            if first is None or first.done:
+                break
+            time.sleep(0.1)
+        target = first.target if first is not None and first.done else ""
+        if not target.startswith("/") or target.startswith("//"):
+            target = request.path
+        messages.info(
+            request,
+            _("Ce formulaire avait déjà été envoyé : rien de plus n'a été enregistré."),
+        )
+        return HttpResponseRedirect(target)

@@ -43,6 +43,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ("-created_at",)
+        # ``games.organise``: may create games (the superuser has it and grants it)
+        permissions = (("organise", "Peut créer des parties"),)
 
     def __str__(self) -> str:
         return self.name
@@ -53,10 +55,13 @@ class Game(models.Model):
 
 
 class GameMaster(models.Model):
-    """A staff account of one game; ``name`` is the game master's name in the engine."""
+    """A staff seat of one game; ``name`` is the game master's name in the engine.
+    ``user`` is empty until someone accepts the seat's invitation."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="game_masters")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     name = models.CharField(max_length=60)
 
     class Meta:
@@ -72,12 +77,15 @@ class GameMaster(models.Model):
 class Membership(models.Model):
     """A player's account in one game: the pseudo the engine knows him by.
 
-    ``replace_player`` revokes the old membership (``revoked_at``) and creates one
-    for the new pseudo; the seat keeps its character, points and history.
+    ``user`` is empty until someone accepts the seat's invitation (an account is never
+    matched by name). ``replace_player`` revokes the old membership (``revoked_at``)
+    and creates one for the new pseudo; the seat keeps its character, points and history.
     """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     pseudo = models.CharField(max_length=60)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -95,13 +103,54 @@ class Membership(models.Model):
 
 
 class Invitation(models.Model):
-    """A one-use link that sets an account's password."""
+    """A link to one seat of a game (a player's ``membership`` or a ``game_master``).
+
+    Whoever accepts it first takes the seat: a visitor creates an account there, a
+    logged-in user accepts it onto his own account. It never sets the password of an
+    existing account. Single use (``used_at`` is set by one conditional UPDATE), it
+    expires (``expires_at``) and is revoked when a newer one is issued for the seat or
+    the seat is replaced.
+    """
 
     token = models.CharField(max_length=64, unique=True, default=new_token)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="invitations")
+    membership = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.PROTECT, related_name="invitations"
+    )
+    game_master = models.ForeignKey(
+        GameMaster, null=True, blank=True, on_delete=models.PROTECT, related_name="invitations"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (
+            models.CheckConstraint(
+                condition=models.Q(membership__isnull=False, game_master__isnull=True)
+                | models.Q(membership__isnull=True, game_master__isnull=False),
+                name="invitation_one_seat",
+            ),
+        )
+
+
+class FormSubmission(models.Model):
+    """A one-time form submission already posted (``token``: a digest of the form's
+    token, path and fields), and where its first answer sent the user (the same
+    submission again records nothing and goes there)."""
+
+    token = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    path = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    done = models.BooleanField(default=False)
+    target = models.CharField(max_length=500, blank=True)
 
 
 class Request(models.Model):

@@ -27,7 +27,7 @@ from ronde.engine.views import View, view
 from . import accounts, nights, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
+from .models import Action, Game, GameMaster, Request, TodoMark
 
 _KIND_FR = {
     "announce": "annonce",
@@ -710,31 +710,33 @@ def scores(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
 
 @gm_page
 def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """Accounts: invitation links, revoked accounts, game masters."""
+    """Seats: invitation links, accounts, revoked accounts, game masters."""
     if request.method == "POST":
         op = request.POST.get("op")
+        if op == "invite_gm":
+            other = get_object_or_404(GameMaster, game=game, pk=_int(request.POST.get("gm")))
+            accounts.invite(game, other)
+            messages.success(
+                request, _("Nouveau lien d'invitation pour %(p)s.") % {"p": other.name}
+            )
+            return redirect("gm_players", slug=game.slug)
         member = get_object_or_404(game.memberships, pk=_int(request.POST.get("member")))
-        if op == "invite":
-            accounts.invite(game, member.user)
+        if op == "invite" and member.revoked_at is None:
+            accounts.invite(game, member)
             messages.success(
                 request, _("Nouveau lien d'invitation pour %(p)s.") % {"p": member.pseudo}
             )
         elif op == "revoke" and member.revoked_at is None:
-            member.revoked_at = service.now()
-            member.revoked_reason = str(request.POST.get("reason", "")) or _("retiré par les MJ")
-            member.save(update_fields=["revoked_at", "revoked_reason"])
+            accounts.revoke(member, str(request.POST.get("reason", "")) or _("retiré par les MJ"))
             messages.success(request, _("Accès retiré à %(p)s.") % {"p": member.pseudo})
         return redirect("gm_players", slug=game.slug)
-    invitations = {
-        inv.user_id: inv
-        for inv in Invitation.objects.filter(game=game, used_at__isnull=True).order_by("created_at")
-    }
+    invitations = accounts.open_invitations(game)
     members = [
-        {"m": m, "invitation": invitations.get(m.user_id)}
+        {"m": m, "invitation": invitations.get(("player", m.pk))}
         for m in game.memberships.select_related("user").order_by("revoked_at", "pseudo")
     ]
     gms = [
-        {"gm": g, "invitation": invitations.get(g.user_id)}
+        {"gm": g, "invitation": invitations.get(("gm", g.pk))}
         for g in GameMaster.objects.filter(game=game).select_related("user")
     ]
     return render(

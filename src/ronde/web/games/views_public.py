@@ -1,18 +1,13 @@
-"""Pages without a game role: home, the public board, invitations, the language."""
+"""Pages without a game role: home, the public board."""
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib.auth import login
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from . import service
-from .models import Game, GameMaster, Invitation, Membership
+from .models import Game, GameMaster, Membership
 
 
 def health(request: HttpRequest) -> HttpResponse:
@@ -57,38 +52,3 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
         "games/public.html",
         {"game": game, "v": v, "announcement_days": list(days.items())[::-1]},
     )
-
-
-class PasswordForm(forms.Form):
-    password1 = forms.CharField(label=gettext_lazy("Mot de passe"), widget=forms.PasswordInput)
-    password2 = forms.CharField(
-        label=gettext_lazy("Le même, encore une fois"), widget=forms.PasswordInput
-    )
-
-
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """An invitation link: choose a password, then go to the game."""
-    inv = get_object_or_404(Invitation, token=token)
-    if inv.used_at is not None:
-        return render(request, "games/invitation_used.html", {"inv": inv}, status=410)
-    form = PasswordForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        p1, p2 = form.cleaned_data["password1"], form.cleaned_data["password2"]
-        if p1 != p2:
-            form.add_error("password2", _("Les deux mots de passe diffèrent."))
-        else:
-            try:
-                validate_password(p1, inv.user)
-            except ValidationError as exc:
-                form.add_error("password1", exc)
-            else:
-                user = inv.user
-                user.set_password(p1)
-                user.save(update_fields=["password"])
-                inv.used_at = service.now()
-                inv.save(update_fields=["used_at"])
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                if GameMaster.objects.filter(game=inv.game, user=user).exists():
-                    return redirect("gm_dashboard", slug=inv.game.slug)
-                return redirect("player", slug=inv.game.slug)
-    return render(request, "games/invitation.html", {"inv": inv, "form": form})

@@ -50,11 +50,15 @@ def _unique_slug(name: str) -> str:
 
 @login_required
 def gm_home(request: HttpRequest) -> HttpResponse:
-    """The games this user runs, and a new one."""
+    """The games this user runs, and a new one (organisers only: ``games.organise``)."""
     user = request.user
     assert isinstance(user, User)  # login_required
+    organiser = accounts.can_organise(user)
+    refused = request.method == "POST" and not organiser
+    if refused:
+        messages.error(request, _("Seuls les organisateurs peuvent créer une partie."))
     form = NewGameForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and organiser and form.is_valid():
         with transaction.atomic():
             game = Game.objects.create(
                 slug=_unique_slug(form.cleaned_data["name"]),
@@ -69,7 +73,12 @@ def gm_home(request: HttpRequest) -> HttpResponse:
             )
         return redirect("gm_setup", slug=game.slug)
     games = [gm.game for gm in GameMaster.objects.filter(user=user)]
-    return render(request, "games/gm_home.html", {"form": form, "games": games})
+    return render(
+        request,
+        "games/gm_home.html",
+        {"form": form, "games": games, "can_organise": organiser},
+        status=403 if refused else 200,
+    )
 
 
 def _house_rules(game: Game) -> list[dict[str, Any]]:
@@ -182,14 +191,15 @@ def _add_gm(request: HttpRequest, game: Game) -> None:
     name = str(request.POST.get("name", "")).strip()
     if not name:
         raise RuleViolation("invalid_argument", _("Nom du MJ manquant."))
-    user, created = accounts.account(name)
     try:
-        GameMaster.objects.create(game=game, user=user, name=name)
+        with transaction.atomic():
+            accounts.add_game_master(game, name)
     except IntegrityError:
         raise RuleViolation("invalid_argument", _("Ce MJ est déjà dans la partie.")) from None
-    if created or not user.has_usable_password():
-        accounts.invite(game, user)
-    messages.success(request, _("MJ ajouté : %(n)s.") % {"n": name})
+    messages.success(
+        request,
+        _("MJ ajouté : %(n)s. Envoyez-lui son lien d'invitation (page Joueurs).") % {"n": name},
+    )
 
 
 def _start(request: HttpRequest, game: Game) -> HttpResponse:

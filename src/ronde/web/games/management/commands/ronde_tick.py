@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
 from ronde.web.games import service
-from ronde.web.games.models import Game
+from ronde.web.games.models import FormSubmission, Game
 
 
 class Command(BaseCommand):
@@ -21,3 +23,5 @@ class Command(BaseCommand):
             if fired:
                 self.stdout.write(f"{game.slug} : {len(fired)} événement(s)")
         self.stdout.write(f"{total} événement(s) enregistré(s).")
+        # one-time form tokens older than a week cannot be re-submitted by anyone's browser
+        FormSubmission.objects.filter(created_at__lt=timezone.now() - timedelta(days=7)).delete()
