@@ -108,7 +108,10 @@ def test_preparations_before_j1(client: Client, db: Any, clock: Any) -> None:
 
     service.clear_cache()
     clock("J1 09:00")
+    from ronde.web.games.accounts import organise_permission
+
     user = get_user_model().objects.create_user("Mj", password="motdepasse-mj")
+    user.user_permissions.add(organise_permission())  # creating games needs it (issue 9)
     client.force_login(user)
     # two days before J1 (J1 is 2026-12-01)
     service.set_clock(at("J1 10:00").replace(day=28, month=11))

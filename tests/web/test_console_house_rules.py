@@ -26,7 +26,10 @@ def test_every_house_rule_has_its_french_question_and_meanings() -> None:
 
 
 def test_setup_page_shows_questions_meanings_and_defaults(client: Client, db: Any) -> None:
+    from ronde.web.games.accounts import organise_permission
+
     user = get_user_model().objects.create_user("Mj", password="motdepasse-mj")
+    user.user_permissions.add(organise_permission())  # creating games needs it (issue 9)
     client.force_login(user)
     client.post(reverse("gm_home"), {"name": "Maison", "start": "2026-12-01", "gm_name": "Mj"})
     game = Game.objects.get(name="Maison")

@@ -346,7 +346,13 @@ def test_a_resubmitted_form_records_once(world: World, clock: Any) -> None:
     gm = gm_client(Client(), world)
     url = reverse("gm_action", args=[slug, "open_trial"])
     token = _token(gm, url)
-    data = {"by": "Ana", "against": "Bob", "as": "woody", "form_token": token}
+    data = {
+        "by": "Ana",
+        "against": "Bob",
+        "as": "woody",
+        "at": service.now().isoformat(),
+        "form_token": token,
+    }
     first = gm.post(url, data)
     assert first.status_code == 302
     again = gm.post(url, data)  # the network failed; the browser posts it again
@@ -356,7 +362,12 @@ def test_a_resubmitted_form_records_once(world: World, clock: Any) -> None:
     assert "déjà été envoyé" in follow
     # a new form (new token) records again
     clock("J2 11:00")
-    data = {"by": "Hal", "trial": "1", "form_token": _token(gm, url)}
+    data = {
+        "by": "Hal",
+        "trial": "1",
+        "at": service.now().isoformat(),
+        "form_token": _token(gm, url),
+    }
     assert gm.post(reverse("gm_action", args=[slug, "complain"]), data).status_code == 302
     assert gm.post(reverse("gm_action", args=[slug, "complain"]), data).status_code == 302
     assert Action.objects.filter(game=world.game, action="complain").count() == 1
@@ -415,7 +426,7 @@ def test_every_kind_of_write_records_once(
     assert (
         gm.post(
             reverse("gm_action", args=[slug, "open_trial"]),
-            {"by": "Ana", "against": "Bob", "as": "woody"},
+            {"by": "Ana", "against": "Bob", "as": "woody", "at": service.now().isoformat()},
         ).status_code
         == 302
     )
@@ -499,7 +510,7 @@ def test_accepting_a_request_and_striking_record_once(world: World, clock: Any) 
     gm = gm_client(Client(), world)
     gm.post(
         reverse("gm_action", args=[slug, "open_trial"]),
-        {"by": "Ana", "against": "Bob", "as": "woody"},
+        {"by": "Ana", "against": "Bob", "as": "woody", "at": service.now().isoformat()},
     )
     clock("J2 11:00")
     hal = Client()
