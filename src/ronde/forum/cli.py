@@ -1,14 +1,17 @@
 """``ronde announce`` and ``ronde forum …``: the forum bridge on the command line.
 
-``ronde announce GAME.jsonl [--day N] [--to PLAYER] [--public] [--templates DIR]``
+``ronde announce GAME [--day N] [--to PLAYER] [--public] [--templates DIR]``
 prints every selected message ready to paste, each after a ``#`` heading line.
 
-``ronde forum parse --game GAME.jsonl FILE [--today DATE] [--trial N] [--apply
+``ronde forum parse --game GAME FILE [--today DATE] [--trial N] [--apply
 [--confirm 3,5]]`` reads a pasted thread page (browser text or saved HTML; ``-``
 for standard input) and prints YAML steps (scenario vocabulary) on stdout, each
 with its source post; doubtful steps are commented out (``#? ``) until a game
 master confirms them. Nothing is recorded without ``--apply``, which records the
-sure steps and the doubtful ones named by ``--confirm``.
+sure steps and the doubtful ones named by ``--confirm`` through the store's service
+(each one its own locked write; a refused one records nothing).
+
+``GAME`` is a stored game's name, or a JSON Lines file (read-only).
 """
 
 from __future__ import annotations
@@ -31,17 +34,33 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _load(path: Path) -> Any:
+GAME_HELP = "La partie (son nom) ou un fichier .jsonl (lecture seule)."
+
+
+def _stored(name: str) -> Any:
+    """The stored game called ``name``, or ``None`` when ``name`` is a file."""
+    from ..cli import _game, _is_file
+
+    return None if _is_file(name) else _game(name)
+
+
+def _load(name: str | Path) -> Any:
+    """The engine game of ``--game``: a stored game (brought to now) or a file."""
     from .. import store
 
+    stored = _stored(str(name))
+    if stored is not None:
+        from ..web.games import service
+
+        return service.current(stored)
     try:
-        return store.load_game(path)
+        return store.load_game(Path(name))
     except store.LogError as exc:
         raise _fail(str(exc)) from None
 
 
 def announce_command(
-    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie (JSON Lines).")],
+    game_file: Annotated[str, typer.Argument(help=GAME_HELP)],
     day: Annotated[int | None, typer.Option(help="Seulement les messages de ce jour.")] = None,
     to: Annotated[
         str | None, typer.Option(help="Les messages privés (MP) envoyés à ce joueur.")
@@ -90,7 +109,7 @@ def parse_command(
     file: Annotated[
         str, typer.Argument(help="Page collée : texte copié ou HTML enregistré (- : stdin).")
     ],
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     today: Annotated[
         str | None,
         typer.Option(help="Date de la copie (AAAA-MM-JJ), pour « Aujourd'hui » et « Hier »."),
@@ -106,9 +125,6 @@ def parse_command(
     ] = None,
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
-    from .. import store
-    from ..engine.commands import Command
-    from ..engine.errors import RuleViolation
     from ..engine.views import view
     from .proposals import parse_thread
 
@@ -166,23 +182,35 @@ def parse_command(
             typer.echo(f"#   message {f.post} ({f.author}) : {f.reason} — « {f.excerpt} »")
     if not apply:
         return
-    before = len(g.log)
-    refused = 0
+    stored = _stored(game)
+    if stored is None:
+        raise _fail(
+            "--apply enregistre dans une partie du magasin : --game NOM (un fichier "
+            "est en lecture seule)"
+        )
+    from ..web.games import service
+
+    refused = recorded = events = 0
     for prop in chosen:
         if prop.at is None:
             typer.echo(f"Non enregistré (heure inconnue) : {prop.action} de {prop.by}", err=True)
             refused += 1
             continue
         try:
-            g.execute(Command(prop.action, prop.by, prop.at, dict(prop.args)))
-        except RuleViolation as rv:
+            out = service.record(stored, None, prop.action, prop.by, dict(prop.args), at=prop.at)
+        except service.Conflict:
+            out = service.Outcome(False, "conflict", service.Conflict.message)
+        if out.preview is not None and not out.ok:
+            out = service.Outcome(
+                False, "correction", "change ce qui est enregistré (ronde act … --yes)"
+            )
+        if not out.ok:
             refused += 1
-            typer.echo(f"Refusé {rv.code} : {prop.action} de {prop.by} : {rv.message}", err=True)
-    store.append_events(game, g.log[before:])
-    typer.echo(
-        f"Enregistré : {len(chosen) - refused} action(s), {len(g.log) - before} événement(s)",
-        err=True,
-    )
+            typer.echo(f"Refusé {out.code} : {prop.action} de {prop.by} : {out.message}", err=True)
+            continue
+        recorded += 1
+        events += len(out.events)
+    typer.echo(f"Enregistré : {recorded} action(s), {events} événement(s)", err=True)
     if refused:
         raise typer.Exit(1)
 
@@ -213,7 +241,7 @@ def _iso_day(text: str | None) -> date | None:
 def check_command(
     player: Annotated[str, typer.Argument(help="Le joueur dont on vérifie la contrainte.")],
     files: Annotated[list[Path], typer.Argument(help="Pages collées (texte ou HTML).")],
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     day: Annotated[int, typer.Option(help="Le jour vérifié (J n).")],
     as_: Annotated[
         str | None, typer.Option("--as", help="Le Personnage dont on vérifie la contrainte.")
@@ -264,7 +292,7 @@ def check_command(
 
 @forum_app.command("participation")
 def participation_command(
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     rehearsals: Annotated[
         list[Path], typer.Option(help="Pages « Répétitions » collées (répétable).")
     ],

@@ -70,6 +70,7 @@ def _demo(host: str, port: int) -> None:
         name="Ronde de démonstration",
         gm_password=DEMO_GM_PASSWORD,
         player_password=DEMO_PLAYER_PASSWORD,
+        clock=Game.MANUAL,
     )
     v = service.view_for(game, "game_master")
     masked = [p for p in v["players"] if p["masked"] and p["character"] != "extra"]

@@ -40,6 +40,12 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     #: changes on every write: the key of the in-process cache of replayed games
     version = models.CharField(max_length=32, default="", blank=True)
+    #: whose "now" the game lives in: the wall clock, or its own (rehearsals, demos, tests)
+    WALL, MANUAL = "wall", "manual"
+    CLOCKS = ((WALL, _("horloge réelle")), (MANUAL, _("horloge manuelle")))
+    clock = models.CharField(max_length=6, choices=CLOCKS, default=WALL)
+    #: a ``manual`` game's now (moved by ``ronde advance`` or an action recorded later)
+    clock_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
