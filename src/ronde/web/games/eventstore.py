@@ -25,7 +25,6 @@ from typing import Any
 import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.signals import request_finished
-from django.db.models import Q
 
 from ronde.catalog import default_catalog
 from ronde.engine.events import Event as EngineEvent
@@ -191,9 +190,10 @@ def _catch_up(game: Game, h: Held) -> bool:
     prefix of the stored log (then it must be replayed)."""
     if h.generation != game.generation:
         return False
-    rows = list(
-        Event.objects.filter(game=game)
-        .filter(Q(seq=h.seq) | Q(generation=game.generation, seq__gt=h.seq))
+    # two indexed queries (an OR of both would scan the whole log)
+    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list("pk", "seq", "data"))
+    rows += list(
+        Event.objects.filter(game=game, generation=game.generation, seq__gt=h.seq)
         .order_by("seq")
         .values_list("pk", "seq", "data")
     )
