@@ -277,3 +277,14 @@ def test_two_ronde_act_processes_at_once(tmp_path: Path) -> None:
     assert len(authors) == len(set(authors)) == 3 + codes.count(0)
     keys = [json.dumps(e, sort_keys=True) for e in events]
     assert len(keys) == len(set(keys))
+
+
+def test_the_console_shows_the_kind_of_clock(world: Any, client: Any) -> None:
+    from .conftest import at, gm_client
+
+    c = gm_client(client, world)
+    url = reverse("gm_dashboard", args=[world.game.slug])
+    assert "horloge réelle" in c.get(url).content.decode()
+    world.game.clock, world.game.clock_at = "manual", at("J1 09:00")
+    world.game.save(update_fields=["clock", "clock_at"])
+    assert "horloge manuelle" in c.get(url).content.decode()
