@@ -222,14 +222,21 @@ def _ronde(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.django_db(transaction=True)
 def test_two_ronde_act_processes_at_once(tmp_path: Path) -> None:
-    """Two command line processes complaining at once: one verdict, no duplicate."""
+    """Two command line processes complaining at once: one verdict, no duplicate
+    (on a SQLite file, or on PostgreSQL's test database when ``DATABASE_URL`` is set)."""
+    from urllib.parse import urlparse
+
     import yaml
 
     env = dict(os.environ)
     env["RONDE_SQLITE_PATH"] = str(tmp_path / "ronde.sqlite3")
     env["RONDE_DATA_DIR"] = str(tmp_path)
     env.pop("DJANGO_SETTINGS_MODULE", None)
+    if os.environ.get("DATABASE_URL"):
+        url = urlparse(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"] = url._replace(path="/" + connection.settings_dict["NAME"]).geturl()
     slug = f"duo-{uuid.uuid4().hex[:8]}"
     (tmp_path / "roster.txt").write_text("\n".join(CAST) + "\n", encoding="utf-8")
     (tmp_path / "cast.yaml").write_text(
@@ -288,3 +295,22 @@ def test_the_console_shows_the_kind_of_clock(world: Any, client: Any) -> None:
     world.game.clock, world.game.clock_at = "manual", at("J1 09:00")
     world.game.save(update_fields=["clock", "clock_at"])
     assert "horloge manuelle" in c.get(url).content.decode()
+
+
+def test_the_console_previews_a_later_time_without_recording(world: Any, client: Any) -> None:
+    from .conftest import at, gm_client
+
+    service.set_clock(at("J2 10:00"))
+    out = service.record(world.game, None, "open_trial", "Ida", {"against": "Bob", "as": "woody"})
+    assert out.ok, out.message
+    before = Event.objects.count(), Action.objects.count()
+    url = reverse("gm_preview", args=[world.game.slug])
+    c = gm_client(client, world)
+    page = c.get(url, {"at": "J3 10:01"}).content.decode()
+    assert "annulé (plaintes)" in page  # the trial lapses by then
+    assert (Event.objects.count(), Action.objects.count()) == before
+    assert c.get(url, {"at": "J1 10:00"}).status_code == 400
+    assert c.get(url, {"at": "9999-12-31T23:59:59+00:00"}).status_code == 400
+    player = Client()
+    player.force_login(world.users["Ana"])
+    assert player.get(url, {"at": "J3 10:01"}).status_code == 404
