@@ -218,7 +218,9 @@ def load(game: Game) -> EngineGame:
     The engine game belongs to the calling thread until its request finishes: read
     it, never keep it; only this service advances it.
     """
-    game.refresh_from_db(fields=["version", "generation", "last_seq", "started_at"])
+    game.refresh_from_db(
+        fields=["version", "generation", "last_seq", "started_at", "clock", "clock_at"]
+    )
     if not game.started:
         raise ValueError("la partie n'a pas commencé")
     h = _checkout(game.pk)
