@@ -365,6 +365,23 @@ def test_a_correction_that_changes_the_past_needs_yes(game: str) -> None:
     assert not [e for e in events(game) if e["type"] == "complaint_filed"]
 
 
+def test_a_time_before_the_game_is_refused(game: str) -> None:
+    before = row_count()
+    result = act(game, "2026-11-20T10:00:00+01:00", "Ida", "rehearse")
+    assert result.exit_code == 1
+    assert "antérieure à la création de la partie" in flat(result.output)
+    assert row_count() == before
+
+
+def test_announce_and_forum_name_a_stored_game(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    result = invoke("announce", game, "--public")
+    assert result.exit_code == 0, result.output
+    assert "Bob" in result.output
+    result = invoke("announce", "absente", "--public")
+    assert result.exit_code == 2 and "partie inconnue" in flat(result.output)
+
+
 # -- show -----------------------------------------------------------------------------------
 def test_show_game_master_player_and_public(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
