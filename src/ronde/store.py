@@ -144,13 +144,5 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 def write_events(path: Path, events: Iterable[Event]) -> None:
-    """Write a whole log (a new game file)."""
+    """Write a whole log to a file (``ronde simulate --log``; tests)."""
     path.write_text(dumps(events), encoding="utf-8")
-
-
-def append_events(path: Path, events: Iterable[Event]) -> None:
-    """Append events to an existing log."""
-    text = dumps(events)
-    if text:
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(text)
