@@ -87,7 +87,7 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         "game": game,
         "gm": gm,
         "v": v,
-        "now": service.now(),
+        "now": service.game_now(game),
         "next_timer": format_time(eng.state.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
