@@ -127,7 +127,7 @@ _pool_lock = threading.Lock()
 _local = threading.local()
 _epoch = 0
 #: games kept per game in the pool (one per concurrently reading thread)
-POOL_SIZE = 8
+POOL_SIZE = 32
 
 
 def _held() -> dict[int, Held]:
