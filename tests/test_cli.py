@@ -131,6 +131,7 @@ def test_new_draws_a_full_cast_for_28_players(here: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "28 joueurs" in flat(result.output)
     assert "horloge réelle" in flat(result.output)
+    assert "Invitation du MJ Mj (site web) : /invitation/" in flat(result.output)
     (created,) = events("big")
     assert created["type"] == "game_created"
     assert created["players"] == pseudos

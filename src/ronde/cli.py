@@ -184,8 +184,9 @@ def new(
     open_store()
     from .web.games import transfer
 
+    invitations: dict[str, str] = {}
     try:
-        transfer.create(slug, game, name=name or slug, clock=clock)
+        transfer.create(slug, game, name=name or slug, clock=clock, invitations=invitations)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     kind = "horloge manuelle" if clock == "manual" else "horloge réelle"
@@ -194,6 +195,10 @@ def new(
         f"Ronde de {len(game.state.ronde)} cases, "
         f"J1 le {start_date.isoformat()}, {kind}."
     )
+    for gm_name, token in invitations.items():
+        console.print(
+            f"Invitation du MJ {gm_name} (site web) : /invitation/{token}/", highlight=False
+        )
 
 
 def _yaml_file(path: Path) -> dict[str, Any]:

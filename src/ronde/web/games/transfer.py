@@ -65,9 +65,11 @@ def create(
     *,
     name: str = "",
     clock: str = Game.WALL,
+    invitations: dict[str, str] | None = None,
 ) -> Game:
     """Store a new game (the engine game holds its cast, Ronde and game masters):
-    accounts for its game masters and players, then ``GameCreated``.
+    accounts for its game masters and players, then ``GameCreated``. A game master
+    whose account is new gets an invitation (its token in ``invitations``).
 
     Raises:
         ValueError: the slug is taken.
@@ -76,7 +78,8 @@ def create(
     with transaction.atomic():
         if Game.objects.filter(slug=slug).exists():
             raise ValueError(f"la partie « {slug} » existe déjà")
-        gms = [accounts.account(n)[0] for n in g.game_masters]
+        made = [accounts.account(n) for n in g.game_masters]
+        gms = [user for user, _new in made]
         game = Game.objects.create(
             slug=slug,
             name=name or slug,
@@ -88,8 +91,10 @@ def create(
             options=dict(g.options),
             clock=clock,
         )
-        for n, user in zip(g.game_masters, gms, strict=True):
+        for n, (user, new) in zip(g.game_masters, made, strict=True):
             GameMaster.objects.create(game=game, user=user, name=n)
+            if new and invitations is not None:
+                invitations[n] = accounts.invite(game, user).token
         for p in g.players.values():
             accounts.add_player(game, p.pseudo)
     service.start(game, eng, gms[0])
