@@ -467,7 +467,9 @@ def test_export_then_import_gives_the_same_views(game: str) -> None:
     assert events("copie") == events(game)
     # corrections still possible in the copy
     log = invoke("log", "copie").output
-    number = next(line.split("│")[1].strip() for line in log.splitlines() if "award" in line)
+    award = next(line for line in log.splitlines() if "award" in line)
+    assert award.split("│")[-2].strip() == "Mj"  # who recorded it, kept
+    number = award.split("│")[1].strip()
     assert invoke("strike", "copie", number, "--reason", "test", "--yes").exit_code == 0
     # an export is also readable as a file
     assert show_json("g.jsonl") == show_json(game)

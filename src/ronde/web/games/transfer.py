@@ -118,7 +118,7 @@ def _time(t: datetime | None) -> str | None:
     return t.isoformat() if t is not None else None
 
 
-def _action_line(a: Action, n_events: int) -> dict[str, Any]:
+def _action_line(a: Action, n_events: int, gm_of: dict[int, str]) -> dict[str, Any]:
     return {
         "action": {
             "id": a.pk,
@@ -132,6 +132,7 @@ def _action_line(a: Action, n_events: int) -> dict[str, Any]:
             "outcome": a.outcome,
             "message": a.message,
             "events": n_events,
+            "recorded_by": gm_of.get(a.recorded_by_id) if a.recorded_by_id else None,
         }
     }
 
@@ -146,9 +147,9 @@ def export_lines(game: Game) -> Iterator[bytes]:
         if r.action_id is not None:
             counts[r.action_id] = counts.get(r.action_id, 0) + 1
     actions = {a.pk: a for a in Action.objects.filter(game=game)}
-    gm_names = list(
-        GameMaster.objects.filter(game=game).order_by("pk").values_list("name", flat=True)
-    )
+    gms = list(GameMaster.objects.filter(game=game).order_by("pk").values_list("user_id", "name"))
+    gm_names = [n for _u, n in gms]
+    gm_of = dict(gms)
     header = {
         "ronde_export": FORMAT,
         "slug": game.slug,
@@ -164,11 +165,13 @@ def export_lines(game: Game) -> Iterator[bytes]:
     for r in rows:
         if r.action_id is not None and r.action_id not in done:
             done.add(r.action_id)
-            yield orjson.dumps(_action_line(actions[r.action_id], counts[r.action_id]), option=opt)
+            yield orjson.dumps(
+                _action_line(actions[r.action_id], counts[r.action_id], gm_of), option=opt
+            )
         yield orjson.dumps({"event": r.data, "action": r.action_id}, option=opt)
     for a in sorted(actions.values(), key=lambda a: (a.at, a.pk)):
         if a.pk not in done:
-            yield orjson.dumps(_action_line(a, 0), option=opt)
+            yield orjson.dumps(_action_line(a, 0, gm_of), option=opt)
     for s in Strike.objects.filter(game=game).order_by("pk"):
         line = {"strike": {"action": s.action_id, "reason": s.reason, "at": s.at.isoformat()}}
         yield orjson.dumps(line, option=opt)
@@ -357,6 +360,7 @@ def import_game(parsed: Parsed, slug: str) -> Game:
                 struck=bool(d.get("struck", False)),
                 outcome=str(d.get("outcome", "applied")),
                 message=str(d.get("message", "")),
+                recorded_by=gms.get(str(d.get("recorded_by"))),
             )
         rows = [
             Event(
@@ -367,6 +371,7 @@ def import_game(parsed: Parsed, slug: str) -> Game:
                 at=e.at,
                 data=event_json(e),
                 action=saved.get(aid) if aid is not None else None,
+                recorded_by=saved[aid].recorded_by if aid is not None and aid in saved else None,
                 recorded_at=t,
             )
             for i, (e, aid) in enumerate(parsed.events)
