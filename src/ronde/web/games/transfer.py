@@ -257,6 +257,8 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
                     if key not in a:
                         raise ValueError(f"action sans « {key} »")
                 datetime.fromisoformat(a["at"])
+                if not isinstance(a["args"], dict) or not isinstance(a["id"], int):
+                    raise ValueError("action mal formée (id entier, args objet)")
                 if a["id"] in out.actions:
                     raise ValueError(f"action {a['id']} en double")
                 if current is not None and len(current.events) < current.declared:
