@@ -9,12 +9,14 @@ everything else is a passing regression test. Scenario-shaped regressions live i
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import django
 import pytest
 from typer.testing import CliRunner
 
@@ -32,6 +34,9 @@ from ronde.setup import draw
 from ronde.sim import play_cast
 
 from .conftest import SMALL_CAST, SMALL_RONDE
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")  # the store (ronde act)
+django.setup()
 
 runner = CliRunner()
 
@@ -905,13 +910,34 @@ def test_player_view_never_lists_characters_in_ronde_order() -> None:
 # =====================================================================================
 # The command line: bad files, bad arguments (exit 1 refused, 2 unreadable, no traceback)
 # =====================================================================================
-def test_cli_refusal_exits_1_and_keeps_only_the_timers(game_file: Path) -> None:
-    before = game_file.read_text(encoding="utf-8")
-    result = invoke("act", str(game_file), "complain", "--at", "J2 11:00", "--by", "Ida", "trial=1")
+@pytest.fixture
+def stored_game(here: Path, db: Any) -> str:
+    """The same game in the store (``ronde act`` writes only there), on a manual clock."""
+    from ronde.web.games import service, transfer
+
+    service.clear_cache()
+    stored = transfer.create("g", new_game(), clock="manual")
+    out = service.record(
+        stored, None, "open_trial", "Ida", {"against": "Bob", "as": "woody"}, at=at("J2 10:00")
+    )
+    assert out.ok, out.message
+    return "g"
+
+
+def store_rows() -> int:
+    from django.apps import apps
+
+    models = [*apps.get_app_config("games").get_models(), *apps.get_app_config("auth").get_models()]
+    return sum(m._default_manager.count() for m in models)
+
+
+def test_cli_refusal_exits_1_and_records_nothing(stored_game: str) -> None:
+    before = store_rows()
+    result = invoke("act", stored_game, "complain", "--at", "J2 11:00", "--by", "Ida", "trial=1")
     no_traceback(result)
     assert result.exit_code == 1
     assert "own_trial" in result.output
-    assert game_file.read_text(encoding="utf-8") == before
+    assert store_rows() == before
 
 
 @pytest.mark.parametrize(
@@ -928,32 +954,34 @@ def test_cli_refusal_exits_1_and_keeps_only_the_timers(game_file: Path) -> None:
         ["end_game", "--at", "J2 11:00", "--by", "Ana"],
     ],
 )
-def test_cli_bad_arguments_are_refusals_not_crashes(game_file: Path, args: list[str]) -> None:
-    before = game_file.read_text(encoding="utf-8")
-    result = invoke("act", str(game_file), *args)
+def test_cli_bad_arguments_are_refusals_not_crashes(stored_game: str, args: list[str]) -> None:
+    before = store_rows()
+    result = invoke("act", stored_game, *args)
     no_traceback(result)
     assert result.exit_code == 1
     assert "Refusé" in result.output
-    assert game_file.read_text(encoding="utf-8") == before
+    assert store_rows() == before
 
 
 @pytest.mark.parametrize("when", ["J0 10:00", "J15 10:00", "J2 25:00", "demain", ""])
-def test_cli_unreadable_time_is_an_error_not_a_crash(game_file: Path, when: str) -> None:
-    before = game_file.read_text(encoding="utf-8")
-    result = invoke("act", str(game_file), "complain", "--at", when, "--by", "Ana", "trial=1")
+def test_cli_unreadable_time_is_an_error_not_a_crash(stored_game: str, when: str) -> None:
+    before = store_rows()
+    result = invoke("act", stored_game, "complain", "--at", when, "--by", "Ana", "trial=1")
     no_traceback(result)
     assert result.exit_code != 0
     assert "heure" in flat(result.output)
-    assert game_file.read_text(encoding="utf-8") == before
+    assert store_rows() == before
 
 
-def test_cli_huge_points_are_refused(game_file: Path) -> None:
+def test_cli_huge_points_are_refused(stored_game: str) -> None:
+    before = store_rows()
     result = invoke(
-        "act", str(game_file), "award", "--at", "J2 11:00", "--by", "Mj",
+        "act", stored_game, "award", "--at", "J2 11:00", "--by", "Mj",
         "player=Ana", "points=99999999999999999999999999999",
     )  # fmt: skip
     no_traceback(result)
     assert result.exit_code == 1
+    assert store_rows() == before
 
 
 @pytest.mark.parametrize(

@@ -1,18 +1,25 @@
-"""The ``ronde`` command line (Typer): new, act, show, scores, check; exit statuses
-0 (done), 1 (refused action or failed scenario), 2 (unreadable file)."""
+"""The ``ronde`` command line (Typer): one store named by slug (new, act, log, strike,
+show, scores, games, advance, export, import), files read-only (show, scores), check;
+exit statuses 0 (done), 1 (refused action or failed scenario), 2 (unreadable input)."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+import django
 import pytest
 import yaml
 from typer.testing import CliRunner
 
+from ronde import store
 from ronde.cli import app
 from ronde.engine.names import RONDE_IDS
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+django.setup()
 
 runner = CliRunner()
 
@@ -53,36 +60,65 @@ def keys_of(obj: Any) -> set[str]:
     return set()
 
 
+def events(slug: str) -> list[dict[str, Any]]:
+    """The stored events of a game's current log."""
+    from ronde.web.games import service
+    from ronde.web.games.models import Game
+
+    return [r.data for r in service.log_rows(Game.objects.get(slug=slug))]
+
+
+def row_count() -> int:
+    """Every row the store holds (games, actions, events, generations, strikes, accounts)."""
+    from django.apps import apps
+
+    models = [*apps.get_app_config("games").get_models(), *apps.get_app_config("auth").get_models()]
+    return sum(m._default_manager.count() for m in models)
+
+
 @pytest.fixture
-def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Work in ``tmp_path`` with short relative file names (messages stay on one line)."""
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Any) -> Path:
+    """Work in ``tmp_path`` (short relative file names) with an empty store."""
+    from ronde.web.games import service
+
+    service.clear_cache()
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
 @pytest.fixture
-def game(here: Path) -> Path:
-    """A game of the 8-slot Ronde above, created with --cast."""
+def game(here: Path) -> str:
+    """A stored game of the 8-slot Ronde above, created with --cast, on a manual clock."""
     Path("roster.txt").write_text("\n".join(CAST) + "\n", encoding="utf-8")
     Path("cast.yaml").write_text(
         yaml.safe_dump({"ronde": RONDE, "cast": CAST}, allow_unicode=True), encoding="utf-8"
     )
     result = invoke(
-        "new", "game.jsonl", "--roster", "roster.txt", "--start", "2026-12-01",
-        "--cast", "cast.yaml",
+        "new", "g", "--roster", "roster.txt", "--start", "2026-12-01",
+        "--cast", "cast.yaml", "--clock", "manual",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    return Path("game.jsonl")
+    return "g"
 
 
-def act(game: Path, at: str, by: str, action: str, *pairs: str) -> Any:
-    return invoke("act", str(game), action, "--at", at, "--by", by, *pairs)
+def act(game: str, at: str, by: str, action: str, *pairs: str) -> Any:
+    return invoke("act", game, action, "--at", at, "--by", by, *pairs)
 
 
-def show_json(game: Path, *extra: str) -> dict[str, Any]:
-    result = invoke("show", str(game), "--json", *extra)
+def show_json(game: str, *extra: str) -> dict[str, Any]:
+    result = invoke("show", game, "--json", *extra)
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def game_file(slug: str, name: str = "game.jsonl") -> Path:
+    """A stored game's log written as a JSON Lines file (the file format, read-only)."""
+    from ronde.web.games import service
+    from ronde.web.games.models import Game
+
+    path = Path(name)
+    store.write_events(path, service.stored_events(Game.objects.get(slug=slug)))
+    return path
 
 
 # -- new ----------------------------------------------------------------------------------
@@ -91,10 +127,12 @@ def test_new_draws_a_full_cast_for_28_players(here: Path) -> None:
     Path("roster.txt").write_text(
         "# the players\n" + "\n".join(f"- {p}" for p in pseudos) + "\n\n", encoding="utf-8"
     )
-    result = invoke("new", "big.jsonl", "--roster", "roster.txt", "--start", "2026-12-01")
+    result = invoke("new", "big", "--roster", "roster.txt", "--start", "2026-12-01")
     assert result.exit_code == 0, result.output
     assert "28 joueurs" in flat(result.output)
-    (created,) = lines_of(Path("big.jsonl"))
+    assert "horloge réelle" in flat(result.output)
+    assert "Invitation du MJ Mj (site web) : /invitation/" in flat(result.output)
+    (created,) = events("big")
     assert created["type"] == "game_created"
     assert created["players"] == pseudos
     assert created["start"] == "2026-12-01"
@@ -105,26 +143,33 @@ def test_new_draws_a_full_cast_for_28_players(here: Path) -> None:
     assert sum(1 for c in cast.values() if c == "decorators") == 2
     assert {c for c in cast.values() if c != "extra"} == set(RONDE_IDS)
     assert created["game_masters"] == ["Mj"]
+    listing = invoke("games")
+    assert listing.exit_code == 0, listing.output
+    assert "big" in flat(listing.output) and "horloge réelle" in flat(listing.output)
 
 
-def test_new_with_a_cast_file_keeps_the_given_ronde_and_resolves_names(game: Path) -> None:
-    (created,) = lines_of(game)
+def test_new_with_a_cast_file_keeps_the_given_ronde_and_resolves_names(game: str) -> None:
+    (created,) = events(game)
     assert created["ronde"] == RONDE
     assert created["cast"]["Bob"] == "woody"
     assert created["cast"]["Cid"] == "pierrot"
     assert created["cast"]["Eve"] == "little_mermaid"
     assert created["cast"]["Jon"] == "extra"
     assert created["players"] == list(CAST)
+    assert "horloge manuelle" in flat(invoke("games").output)
 
 
-def test_new_refuses_to_overwrite_a_game(game: Path) -> None:
-    before = game.read_text(encoding="utf-8")
+def test_new_refuses_a_taken_or_invalid_name(game: str) -> None:
+    before = row_count()
     result = invoke(
-        "new", str(game), "--roster", "roster.txt", "--start", "2026-12-01", "--cast", "cast.yaml"
+        "new", game, "--roster", "roster.txt", "--start", "2026-12-01", "--cast", "cast.yaml"
     )
     assert result.exit_code == 2
-    assert "--force" in flat(result.output)
-    assert game.read_text(encoding="utf-8") == before
+    assert "existe déjà" in flat(result.output)
+    result = invoke("new", "a b/c", "--roster", "roster.txt", "--start", "2026-12-01")
+    assert result.exit_code == 2
+    assert "nom de partie invalide" in flat(result.output)
+    assert row_count() == before
 
 
 def test_new_refuses_an_invalid_cast(here: Path) -> None:
@@ -133,42 +178,43 @@ def test_new_refuses_an_invalid_cast(here: Path) -> None:
         "ronde: [alice, woody]\ncast: {Ana: alice, Bob: woody, Cid: sheriff}\n", encoding="utf-8"
     )
     result = invoke(
-        "new", "g.jsonl", "--roster", "roster.txt", "--start", "2026-12-01", "--cast", "cast.yaml"
+        "new", "g", "--roster", "roster.txt", "--start", "2026-12-01", "--cast", "cast.yaml"
     )
     assert result.exit_code == 2
     assert "unknown_character" in flat(result.output)
-    assert not Path("g.jsonl").exists()
+    assert "g" not in flat(invoke("games").output).split()
 
 
 # -- act -----------------------------------------------------------------------------------
-def test_act_records_a_valid_trial_and_the_file_grows(game: Path) -> None:
-    size = len(lines_of(game))
+def test_act_records_a_valid_trial(game: str) -> None:
+    size = len(events(game))
     result = act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody")
     assert result.exit_code == 0, result.output
-    assert "Enregistré : open_trial" in flat(result.output)
-    events = lines_of(game)  # every line is a JSON object
-    assert len(events) > size
-    opened = [e for e in events if e["type"] == "trial_opened"]
+    assert "Enregistré : open_trial n°" in flat(result.output)
+    log = events(game)
+    assert len(log) > size
+    opened = [e for e in log if e["type"] == "trial_opened"]
     assert len(opened) == 1
     assert opened[0]["accused"] == ["Bob"] and opened[0]["supposed"] == "woody"
     assert opened[0]["opener"] == "Ida"
     # the timers due before J2 10:00 (end of J1) were recorded too
-    assert any(e["type"] == "day_closed" and e["day"] == 1 for e in events)
-    # the public board shows it
+    assert any(e["type"] == "day_closed" and e["day"] == 1 for e in log)
     board = show_json(game, "--as", "public")
     assert [t["number"] for t in board["trials"]] == [1]
 
 
-def test_act_a_just_trial_unmasks_and_scores(game: Path) -> None:
+def test_act_a_just_trial_unmasks_and_scores(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
     for i, who in enumerate(["Ana", "Jon", "Fay", "Gus"]):
         result = act(game, f"J2 1{i + 1}:00", who, "complain", "trial=1")
         assert result.exit_code == 0, result.output
+    result = act(game, "J2 16:00", "Mj", "announce", "trial=1")
+    assert result.exit_code == 0, result.output
     gm = show_json(game)
     assert gm["trials"][0]["status"] == "just"
     bob = next(p for p in gm["players"] if p["pseudo"] == "Bob")
     assert bob["masked"] is False
-    result = invoke("scores", str(game))
+    result = invoke("scores", game)
     assert result.exit_code == 0, result.output
     out = flat(result.output)
     for pseudo in CAST:
@@ -176,34 +222,34 @@ def test_act_a_just_trial_unmasks_and_scores(game: Path) -> None:
     assert "-300" in out
 
 
-def test_act_refusal_prints_the_code_and_exits_1(game: Path) -> None:
+def test_act_refusal_prints_the_code_exits_1_and_changes_nothing(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
-    before = lines_of(game)
+    before = row_count()
     result = act(game, "J2 11:00", "Ida", "complain", "trial=1")
     assert result.exit_code == 1
     assert "own_trial" in flat(result.output)
-    assert lines_of(game) == before  # nothing recorded (no timer was due either)
+    assert row_count() == before
 
 
-def test_act_refusal_keeps_the_timers_that_fired(game: Path) -> None:
-    before = lines_of(game)
-    result = act(game, "J3 10:00", "Ida", "complain", "trial=1")
+def test_a_refused_act_records_no_timer_either(game: str) -> None:
+    """The issue's case: a refusal at J3 used to write the timers of J1 and J2."""
+    before, log = row_count(), events(game)
+    result = act(game, "J3 09:00", "Cid", "open_trial", "against=Zorro", "as=woody")
     assert result.exit_code == 1
-    assert "unknown_trial" in flat(result.output)
-    after = lines_of(game)
-    assert after[: len(before)] == before
-    new = after[len(before) :]
-    assert {e["type"] for e in new} >= {"day_closed"}
-    assert not [e for e in new if e["type"] in ("trial_opened", "complaint_filed")]
+    assert "unknown_player" in flat(result.output)
+    assert row_count() == before
+    assert events(game) == log
+    # and J2 is still open to actions
+    assert act(game, "J2 10:00", "Ida", "rehearse").exit_code == 0
 
 
-def test_act_unknown_character_suggests_the_nearest_name(game: Path) -> None:
+def test_act_unknown_character_suggests_the_nearest_name(game: str) -> None:
     result = act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=wody")
     assert result.exit_code == 1
     out = flat(result.output)
     assert "unknown_character" in out
     assert "« Woody »" in out  # "Vouliez-vous dire « Woody » ?"
-    assert not [e for e in lines_of(game) if e["type"] == "trial_opened"]
+    assert not [e for e in events(game) if e["type"] == "trial_opened"]
 
 
 @pytest.mark.parametrize(
@@ -211,54 +257,152 @@ def test_act_unknown_character_suggests_the_nearest_name(game: Path) -> None:
     [("Zoe", ["against=Bob", "as=woody"]), ("Ida", ["against=Zoe", "as=woody"])],
     ids=["actor", "accused"],
 )
-def test_act_unknown_player_is_refused(game: Path, by: str, pairs: list[str]) -> None:
+def test_act_unknown_player_is_refused(game: str, by: str, pairs: list[str]) -> None:
     result = act(game, "J2 10:00", by, "open_trial", *pairs)
     assert result.exit_code == 1
     assert "unknown_player" in flat(result.output)
-    assert not [e for e in lines_of(game) if e["type"] == "trial_opened"]
+    assert not [e for e in events(game) if e["type"] == "trial_opened"]
 
 
-def test_act_bad_arguments_and_times_exit_2(game: Path) -> None:
+def test_act_bad_arguments_times_and_games_exit_2(game: str) -> None:
     result = act(game, "J2 10:00", "Ida", "open_trial", "against")
     assert result.exit_code == 2
     assert "clé=valeur" in flat(result.output)
     result = act(game, "demain midi", "Ida", "rehearse")
     assert result.exit_code == 2
     assert "demain midi" in flat(result.output)
+    result = act("absente", "J2 10:00", "Ida", "rehearse")
+    assert result.exit_code == 2
+    assert "partie inconnue" in flat(result.output)
 
 
-def test_act_game_master_only_action(game: Path) -> None:
+def test_act_game_master_only_action(game: str) -> None:
     result = act(game, "J2 10:00", "Ana", "end_game")
     assert result.exit_code == 1
     assert "not_game_master" in flat(result.output)
     result = act(game, "J2 10:00", "Mj", "end_game")
     assert result.exit_code == 0, result.output
-    assert lines_of(game)[-1]["type"] in ("message_sent", "game_ended")
+    assert events(game)[-1]["type"] in ("message_sent", "game_ended")
     result = act(game, "J2 11:00", "Ida", "rehearse")
     assert result.exit_code == 1
     assert "game_not_running" in flat(result.output)
 
 
-# -- show -----------------------------------------------------------------------------------
-def test_show_game_master_player_and_public(game: Path) -> None:
+# -- clocks ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("when", ["9999-12-31T23:59:59+00:00", "J13 23:00"])
+def test_a_time_far_after_the_end_or_in_the_future_is_refused(here: Path, when: str) -> None:
+    """A wall-clock game refuses a time later than now; any game refuses a time more
+    than 3 days after the end of play (the year-9999 typo)."""
+    Path("roster.txt").write_text("\n".join(CAST) + "\n", encoding="utf-8")
+    Path("cast.yaml").write_text(
+        yaml.safe_dump({"ronde": RONDE, "cast": CAST}, allow_unicode=True), encoding="utf-8"
+    )
+    from ronde.web.games import service
+
+    for slug, clock in (("mur", "wall"), ("main", "manual")):
+        result = invoke(
+            "new", slug, "--roster", "roster.txt", "--start", "2026-12-01",
+            "--cast", "cast.yaml", "--clock", clock,
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+    service.set_clock(service.now().replace(year=2026, month=12, day=3))
+    try:
+        before = row_count()
+        result = act("mur", when, "Ida", "rehearse")
+        assert result.exit_code == 1, result.output
+        assert "invalid_argument" in flat(result.output)
+        assert row_count() == before
+        result = act("main", "9999-12-31T23:59:59+00:00", "Ida", "rehearse")
+        assert result.exit_code == 1
+        assert "plus de 3 jours après la fin du jeu" in flat(result.output)
+        assert row_count() == before
+        assert invoke("show", "mur").exit_code == 0  # still readable
+    finally:
+        service.set_clock(None)
+
+
+def test_manual_clock_advances_with_later_actions_and_by_command(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "rehearse").exit_code == 0
+    out = flat(invoke("show", game).output)
+    assert "horloge manuelle" in out and "maintenant : J2 10:00" in out
+    result = invoke("advance", game, "--to", "J4 00:30")
+    assert result.exit_code == 0, result.output
+    assert [e["day"] for e in events(game) if e["type"] == "day_closed"] == [1, 2, 3]
+    result = invoke("advance", game, "--to", "J3 00:00")
+    assert result.exit_code == 1
+    assert "ne recule pas" in flat(result.output)
+
+
+def test_an_earlier_time_inserts_by_replay_and_strike_undoes_it(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
-    gm = invoke("show", str(game))
+    assert act(game, "J2 12:00", "Ana", "complain", "trial=1").exit_code == 0
+    original = events(game)
+    result = act(game, "J2 11:00", "Mj", "award", "player=Cid", "points=5", "reason=oubli")
+    assert result.exit_code == 0, result.output
+    assert "rien de ce qui était enregistré ne change" in flat(result.output)
+    log = invoke("log", game)
+    assert log.exit_code == 0
+    number = next(line.split("│")[1].strip() for line in log.output.splitlines() if "award" in line)
+    refused = invoke("strike", game, number, "--reason", "erreur")
+    assert refused.exit_code == 1
+    assert "--yes" in flat(refused.output)
+    result = invoke("strike", game, number, "--reason", "erreur", "--yes")
+    assert result.exit_code == 0, result.output
+    assert events(game) == original
+    assert "rayée" in flat(invoke("log", game).output)
+
+
+def test_a_correction_that_changes_the_past_needs_yes(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    assert act(game, "J2 12:00", "Ana", "complain", "trial=1").exit_code == 0
+    before = row_count()
+    # Ana replaced at J2 11:00: her complaint at 12:00 is now refused
+    result = act(game, "J2 11:00", "Mj", "replace_player", "player=Ana", "new=Ava")
+    assert result.exit_code == 1, result.output
+    assert "--yes" in flat(result.output) and "refusée" in flat(result.output)
+    assert row_count() == before
+    result = act(game, "J2 11:00", "Mj", "replace_player", "player=Ana", "new=Ava", "--yes")
+    assert result.exit_code == 0, result.output
+    assert not [e for e in events(game) if e["type"] == "complaint_filed"]
+
+
+def test_a_time_before_the_game_is_refused(game: str) -> None:
+    before = row_count()
+    result = act(game, "2026-11-20T10:00:00+01:00", "Ida", "rehearse")
+    assert result.exit_code == 1
+    assert "antérieure à la création de la partie" in flat(result.output)
+    assert row_count() == before
+
+
+def test_announce_and_forum_name_a_stored_game(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    result = invoke("announce", game, "--public")
+    assert result.exit_code == 0, result.output
+    assert "Bob" in result.output
+    result = invoke("announce", "absente", "--public")
+    assert result.exit_code == 2 and "partie inconnue" in flat(result.output)
+
+
+# -- show -----------------------------------------------------------------------------------
+def test_show_game_master_player_and_public(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    gm = invoke("show", game)
     assert gm.exit_code == 0, gm.output
     assert "Ronde :" in flat(gm.output)
-    player = invoke("show", str(game), "--as", "Ana")
+    player = invoke("show", game, "--as", "Ana")
     assert player.exit_code == 0, player.output
     out = flat(player.output)
     assert "Ana" in out and "Alice" in out
     assert "Ronde :" not in out
-    public = invoke("show", str(game), "--as", "public")
+    public = invoke("show", game, "--as", "public")
     assert public.exit_code == 0, public.output
     assert "Ronde :" not in flat(public.output)
-    unknown = invoke("show", str(game), "--as", "Zoe")
+    unknown = invoke("show", game, "--as", "Zoe")
     assert unknown.exit_code == 2
     assert "Zoe" in flat(unknown.output)
 
 
-def test_show_json_views(game: Path) -> None:
+def test_show_json_views(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
     gm = show_json(game)
     assert gm["kind"] == "game_master"
@@ -280,41 +424,112 @@ def test_show_json_views(game: Path) -> None:
     assert public["known"] == {}
 
 
-def test_show_at_advances_time_without_recording(game: Path) -> None:
+def test_show_at_previews_without_recording(game: str) -> None:
     assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
-    before = game.read_text(encoding="utf-8")
+    before = row_count()
     later = show_json(game, "--at", "J3 10:01")
     assert later["trials"][0]["status"] == "lapsed"
-    assert game.read_text(encoding="utf-8") == before
+    assert row_count() == before
     assert show_json(game)["trials"][0]["status"] == "open"
+    result = invoke("show", game, "--at", "J1 10:00")
+    assert result.exit_code == 1  # a preview shows the future
 
 
-# -- scores -------------------------------------------------------------------------------
-def test_scores_lists_every_player(game: Path) -> None:
-    result = invoke("scores", str(game))
+def test_show_and_scores_still_read_a_file(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    path = game_file(game)
+    text = path.read_text(encoding="utf-8")
+    assert show_json(str(path)) == show_json(game)
+    later = show_json(str(path), "--at", "J3 10:01")
+    assert later["trials"][0]["status"] == "lapsed"
+    assert path.read_text(encoding="utf-8") == text
+    result = invoke("scores", str(path))
     assert result.exit_code == 0, result.output
-    out = flat(result.output)
     for pseudo in CAST:
-        assert pseudo in out
+        assert pseudo in flat(result.output)
+
+
+# -- export and import ------------------------------------------------------------------------
+def _views(slug: str) -> dict[str, Any]:
+    return {v: show_json(slug, "--as", v) for v in [*CAST, "public"]} | {"mj": show_json(slug)}
+
+
+def test_export_then_import_gives_the_same_views(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    for i, who in enumerate(["Ana", "Jon", "Fay"]):
+        assert act(game, f"J2 1{i + 1}:00", who, "complain", "trial=1").exit_code == 0
+    assert act(game, "J2 10:30", "Mj", "award", "player=Cid", "points=5", "reason=x").exit_code == 0
+    result = invoke("export", game, "-o", "g.jsonl")
+    assert result.exit_code == 0, result.output
+    result = invoke("import", "g.jsonl", "--slug", "copie")
+    assert result.exit_code == 0, result.output
+    assert _views("copie") == _views(game)
+    assert events("copie") == events(game)
+    # corrections still possible in the copy
+    log = invoke("log", "copie").output
+    award = next(line for line in log.splitlines() if "award" in line)
+    assert award.split("│")[-2].strip() == "Mj"  # who recorded it, kept
+    number = award.split("│")[1].strip()
+    assert invoke("strike", "copie", number, "--reason", "test", "--yes").exit_code == 0
+    # an export is also readable as a file
+    assert show_json("g.jsonl") == show_json(game)
+    # the same name twice is refused
+    again = invoke("import", "g.jsonl", "--slug", "copie")
+    assert again.exit_code == 2 and "existe déjà" in flat(again.output)
+
+
+def test_a_corrupt_import_is_refused_with_its_line(game: str) -> None:
+    assert act(game, "J2 10:00", "Ida", "open_trial", "against=Bob", "as=woody").exit_code == 0
+    assert act(game, "J2 11:00", "Ana", "complain", "trial=1").exit_code == 0
+    assert act(game, "J2 12:00", "Jon", "complain", "trial=1").exit_code == 0
+    assert invoke("export", game, "-o", "g.jsonl").exit_code == 0
+    lines = Path("g.jsonl").read_text(encoding="utf-8").splitlines()
+    # the last complaint's event line, cut in the middle (a full disk)
+    last_action = max(i for i, ln in enumerate(lines) if ln.startswith('{"action"'))
+    assert json.loads(lines[last_action])["action"]["by"] == "Jon"
+    cut = last_action + 1
+    Path("bad.jsonl").write_text(
+        "\n".join(lines[:cut]) + "\n" + lines[cut][: len(lines[cut]) // 2], encoding="utf-8"
+    )
+    before = row_count()
+    result = invoke("import", "bad.jsonl", "--slug", "abimee")
+    assert result.exit_code == 2
+    assert f"ligne {cut + 1}" in flat(result.output)
+    assert row_count() == before
+    result = invoke("import", "bad.jsonl", "--slug", "abimee", "--drop-incomplete")
+    assert result.exit_code == 0, result.output
+    complaints = [e["author"] for e in events("abimee") if e["type"] == "complaint_filed"]
+    assert complaints == ["Ana"]  # Jon's action was incomplete: dropped
+    # a file truncated at a line boundary (no end line) is refused too
+    Path("short.jsonl").write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    result = invoke("import", "short.jsonl", "--slug", "courte")
+    assert result.exit_code == 2
+    assert "ligne" in flat(result.output)
+    # garbage in the middle
+    Path("junk.jsonl").write_text(
+        "\n".join([*lines[:3], '{"event": {"type": "trial_won"}}', *lines[3:]]) + "\n",
+        encoding="utf-8",
+    )
+    result = invoke("import", "junk.jsonl", "--slug", "junk")
+    assert result.exit_code == 2 and "ligne 4" in flat(result.output)
 
 
 # -- bad game files ---------------------------------------------------------------------
-def test_malformed_game_file_exits_2_naming_file_and_line(game: Path) -> None:
-    with game.open("a", encoding="utf-8") as fh:
+def test_malformed_game_file_exits_2_naming_file_and_line(game: str) -> None:
+    path = game_file(game)
+    with path.open("a", encoding="utf-8") as fh:
         fh.write('{"type": "rehearsed", "at": \n')
-    for args in (["show", str(game)], ["scores", str(game)]):
+    for args in (["show", str(path)], ["scores", str(path)]):
         result = invoke(*args)
         assert result.exit_code == 2, result.output
         assert "game.jsonl:2" in flat(result.output)
-    result = act(game, "J2 10:00", "Ida", "rehearse")
-    assert result.exit_code == 2
-    assert "game.jsonl:2" in flat(result.output)
 
 
-def test_unknown_event_and_missing_file_exit_2(game: Path) -> None:
-    with game.open("a", encoding="utf-8") as fh:
+def test_unknown_event_and_missing_file_exit_2(game: str) -> None:
+    path = game_file(game)
+    with path.open("a", encoding="utf-8") as fh:
         fh.write('{"type": "trial_won", "v": 1, "at": "2026-12-02T10:00:00+01:00"}\n')
-    result = invoke("show", str(game))
+    result = invoke("show", str(path))
     assert result.exit_code == 2
     assert "game.jsonl:2" in flat(result.output)
     result = invoke("show", "nowhere.jsonl")

@@ -1,5 +1,11 @@
 """The ``ronde`` command line (Typer + Rich), messages in French.
 
+A game lives in the store (the web app's database: embedded SQLite by default,
+PostgreSQL by ``DATABASE_URL``) and is named by its slug; every write goes through
+the same service as the web (:mod:`ronde.web.games.service`), Django being set up
+only by the commands that need it. ``show``, ``scores`` and ``announce`` also read
+a JSON Lines file, read-only; ``check`` and ``simulate`` never touch the store.
+
 Exit status: 0 success; 1 a refused action or a failed scenario; 2 a file that
 cannot be read (named with its line and the problem).
 """
@@ -7,7 +13,10 @@ cannot be read (named with its line and the problem).
 from __future__ import annotations
 
 import json
-from datetime import date
+import os
+import re
+import sys
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,7 +28,6 @@ from rich.table import Table
 from . import store
 from .catalog import default_catalog
 from .engine.clock import parse_time
-from .engine.commands import Command
 from .engine.errors import RuleViolation
 from .engine.game import Game
 from .engine.names import french_name
@@ -41,11 +49,63 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _is_file(name: str) -> bool:
+    """A game named by a file (read-only commands) rather than by its slug."""
+    return name.endswith((".jsonl", ".json")) or Path(name).is_file()
+
+
 def _load(path: Path) -> Game:
     try:
         return store.load_game(path)
     except store.LogError as exc:
         raise _fail(str(exc)) from None
+
+
+def open_store() -> None:
+    """Set up Django (lazily: ``check`` and ``simulate`` never pay for it) and bring the
+    database's tables up to date."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+    from django.apps import apps
+
+    if not apps.ready:
+        import django
+
+        django.setup()
+    from django.conf import settings
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+
+
+def _game(slug: str) -> Any:
+    """The stored game called ``slug`` (exit 2 if there is none)."""
+    open_store()
+    from .web.games.models import Game as StoredGame
+
+    try:
+        return StoredGame.objects.get(slug=slug)
+    except StoredGame.DoesNotExist:
+        raise _fail(f"partie inconnue : « {slug} » (ronde games : la liste)") from None
+
+
+def _when(text: str, start: date) -> datetime:
+    try:
+        return parse_time(text, start)
+    except (ValueError, OverflowError) as exc:
+        raise _fail(str(exc)) from None
+
+
+def _refused(code: str, message: str) -> typer.Exit:
+    err.print(f"[red]Refusé[/red] [bold]{code}[/bold] : {message}", highlight=False)
+    return typer.Exit(1)
 
 
 def _read_roster(path: Path) -> list[str]:
@@ -57,9 +117,12 @@ def _read_roster(path: Path) -> list[str]:
     return [n for n in names if n and not n.startswith("#")]
 
 
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,59}$")
+
+
 @app.command()
 def new(
-    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie (JSON Lines) à créer.")],
+    slug: Annotated[str, typer.Argument(help="Nom court de la partie (lettres, chiffres, -).")],
     roster: Annotated[Path, typer.Option(help="Un pseudo par ligne.")],
     start: Annotated[str, typer.Option(help="Date du J1 (AAAA-MM-JJ, Europe/Paris).")],
     cast: Annotated[
@@ -71,11 +134,17 @@ def new(
         Path | None,
         typer.Option(help="YAML des règles maison, par exemple {A7: standard_only, A27: cap_3}."),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Écraser un fichier existant.")] = False,
+    clock: Annotated[
+        str,
+        typer.Option(help="« wall » : l'heure réelle ; « manual » : l'horloge de la partie."),
+    ] = "wall",
+    name: Annotated[str | None, typer.Option(help="Titre de la partie.")] = None,
 ) -> None:
     """Crée une partie : distribution et Ronde tirées au sort, ou données par --cast."""
-    if game_file.exists() and not force:
-        raise _fail(f"{game_file} existe déjà (--force pour l'écraser).")
+    if not _SLUG.match(slug):
+        raise _fail(f"nom de partie invalide : « {slug} » (lettres, chiffres, - et _)")
+    if clock not in ("wall", "manual"):
+        raise _fail(f"--clock : « wall » ou « manual », pas « {clock} »")
     try:
         start_date = date.fromisoformat(start)
     except ValueError:
@@ -112,15 +181,24 @@ def new(
         )
     except RuleViolation as rv:
         raise _fail(f"{rv.code} : {rv.message}") from None
+    open_store()
+    from .web.games import transfer
+
+    invitations: dict[str, str] = {}
     try:
-        store.write_events(game_file, game.log)
-    except OSError as exc:
-        raise _fail(f"{game_file}: écriture impossible : {exc}") from None
+        transfer.create(slug, game, name=name or slug, clock=clock, invitations=invitations)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    kind = "horloge manuelle" if clock == "manual" else "horloge réelle"
     console.print(
-        f"Partie créée : {game_file} — {len(players)} joueurs, "
+        f"Partie créée : {slug} — {len(players)} joueurs, "
         f"Ronde de {len(game.state.ronde)} cases, "
-        f"J1 le {start_date.isoformat()}."
+        f"J1 le {start_date.isoformat()}, {kind}."
     )
+    for gm_name, token in invitations.items():
+        console.print(
+            f"Invitation du MJ {gm_name} (site web) : /invitation/{token}/", highlight=False
+        )
 
 
 def _yaml_file(path: Path) -> dict[str, Any]:
@@ -146,62 +224,181 @@ def _parse_args(pairs: list[str]) -> dict[str, Any]:
     return args
 
 
+def _print_diff(stored: Any, diff: Any) -> None:
+    """The difference a correction makes, one line per event or action."""
+    from .engine.clock import format_time
+    from .web.games.describe import describe
+
+    def line(sign: str, e: Any) -> None:
+        console.print(f"  {sign} {format_time(stored.start, e.at)} {describe(e)}", highlight=False)
+
+    for e in diff.removed:
+        line("-", e)
+    for e in diff.added:
+        line("+", e)
+    for a, message in diff.newly_refused:
+        console.print(f"  ! action n°{a.pk} ({a.action} de {a.by}) refusée : {message}")
+    for a in diff.newly_applied:
+        console.print(f"  ! action n°{a.pk} ({a.action} de {a.by}) acceptée désormais")
+    if not (diff.removed or diff.added or diff.newly_refused or diff.newly_applied):
+        console.print("  (aucune différence)")
+
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def act(
     ctx: typer.Context,
-    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie.")],
+    slug: Annotated[str, typer.Argument(help="La partie.")],
     action: Annotated[str, typer.Argument(help="Action (open_trial, complain, ...).")],
-    at: Annotated[str, typer.Option(help="Heure : « J3 10:00 » ou ISO 8601.")],
     by: Annotated[str, typer.Option(help="Le joueur ou le MJ qui agit.")],
+    at: Annotated[
+        str | None, typer.Option(help="Heure : « J3 10:00 » ou ISO 8601 (défaut : maintenant).")
+    ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Confirmer une correction qui change le passé.")
+    ] = False,
 ) -> None:
     """Enregistre une action (même vocabulaire que les scénarios) : clé=valeur ..."""
-    game = _load(game_file)
-    try:
-        when = parse_time(at, game.state.start)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
+    stored = _game(slug)
+    from .web.games import service, transfer
+
     args = _parse_args(list(ctx.args))
-    before = len(game.log)
+    when = _when(at, stored.start) if at is not None else None
+    is_gm = stored.game_masters.filter(name__iexact=by).exists()
+    user = transfer.game_master_user(stored, by) if is_gm else None
     try:
-        game.execute(Command(action, by, when, args))
-    except RuleViolation as rv:
-        # timers that fired before the refused action are facts: keep them
-        store.append_events(game_file, game.log[before:])
-        err.print(f"[red]Refusé[/red] [bold]{rv.code}[/bold] : {rv.message}", highlight=False)
+        out = service.record(stored, user, action, by, args, at=when)
+        if out.preview is not None and not out.ok:
+            console.print("Cette action, insérée à son heure, change ce qui est enregistré :")
+            _print_diff(stored, out.preview)
+            if not yes:
+                err.print("Rien n'est enregistré : relancez avec --yes pour confirmer.")
+                raise typer.Exit(1)
+            out = service.record(stored, user, action, by, args, at=when, confirm=out.token)
+    except service.Conflict:
+        err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
         raise typer.Exit(1) from None
-    new_events = game.log[before:]
-    store.append_events(game_file, new_events)
-    shown = 0
-    for e in new_events:
+    if not out.ok:
+        raise _refused(out.code, out.message)
+    for e in out.events:
         text = getattr(e, "text", None)
         if text and getattr(e, "public", False):
             console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
-            shown += 1
-    console.print(f"Enregistré : {action} ({len(new_events)} événement(s)).")
+    if out.preview is not None and not out.preview.destructive:
+        console.print("Inséré à son heure : rien de ce qui était enregistré ne change.")
+    number = out.action.pk if out.action is not None else "?"
+    console.print(f"Enregistré : {action} n°{number} ({len(out.events)} événement(s)).")
+
+
+@app.command()
+def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
+    """Les actions enregistrées avec leur numéro (pour ronde strike)."""
+    stored = _game(slug)
+    from .engine.clock import format_time
+    from .web.games.models import Action
+
+    table = Table(title=f"Actions de {slug}")
+    for col in ("n°", "Heure", "Par", "Action", "Arguments", "État", "Enregistrée par"):
+        table.add_column(col)
+    rows = Action.objects.filter(game=stored).select_related("recorded_by").order_by("at", "pk")
+    for a in rows:
+        if a.struck:
+            state = "rayée"
+        elif a.outcome == "refused":
+            state = f"refusée : {a.message}"
+        else:
+            state = "appliquée"
+        args = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in a.args.items())
+        who = a.recorded_by.get_username() if a.recorded_by is not None else "ligne de commande"
+        table.add_row(str(a.pk), format_time(stored.start, a.at), a.by, a.action, args, state, who)
+    console.print(table)
+
+
+@app.command()
+def strike(
+    slug: Annotated[str, typer.Argument(help="La partie.")],
+    action_id: Annotated[int, typer.Argument(metavar="ID", help="Numéro (ronde log).")],
+    reason: Annotated[str, typer.Option(help="Pourquoi cette action est rayée.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Confirmer.")] = False,
+    gm: Annotated[str | None, typer.Option(help="Le MJ qui raye (défaut : le premier).")] = None,
+) -> None:
+    """Raye une action enregistrée et reconstruit la partie sans elle (rien n'est effacé)."""
+    stored = _game(slug)
+    from .web.games import service, transfer
+    from .web.games.models import Action
+
+    target = Action.objects.filter(game=stored, pk=action_id).first()
+    if target is None:
+        raise _fail(f"pas d'action n°{action_id} dans {slug} (ronde log {slug})")
+    if target.struck:
+        raise _refused("not_allowed", "Cette action est déjà rayée.")
+    if not reason.strip():
+        raise _refused("invalid_argument", "Donnez la raison de la correction.")
+    service.current(stored)
+    pv = service.preview_strike(stored, target)
+    console.print(f"Rayer l'action n°{target.pk} ({target.action} de {target.by}) change :")
+    assert pv.preview is not None
+    _print_diff(stored, pv.preview)
+    if not yes:
+        err.print("Rien n'est rayé : relancez avec --yes pour confirmer.")
+        raise typer.Exit(1)
+    try:
+        out = service.strike(
+            stored, target, reason, transfer.game_master_user(stored, gm), pv.token
+        )
+    except service.Conflict:
+        err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
+        raise typer.Exit(1) from None
+    if not out.ok:
+        raise _refused(out.code, out.message)
+    console.print(f"Action n°{target.pk} rayée ; la partie a été reconstruite sans elle.")
+
+
+def _late_bound(game: Game, t: datetime) -> None:
+    """A file game: the same bounds as the store (no year 9999)."""
+    from datetime import timedelta
+
+    if t > game.state.end_of_play() + timedelta(days=3):
+        raise _fail("heure trop tardive : plus de 3 jours après la fin du jeu")
+
+
+def _state_of(name: str, at: str | None) -> tuple[Any, Any]:
+    """(engine game, stored game or None) for ``show`` and ``scores``: a file, read-only,
+    or a stored game (at ``at`` if given: a preview, nothing is recorded)."""
+    if _is_file(name):
+        game = _load(Path(name))
+        if at is not None:
+            t = _when(at, game.state.start)
+            _late_bound(game, t)
+            game.advance(t)
+        return game, None
+    stored = _game(name)
+    from .web.games import service
+
+    if at is None:
+        return service.current(stored), stored
+    try:
+        return service.preview(stored, _when(at, stored.start)), stored
+    except RuleViolation as rv:
+        raise _refused(rv.code, rv.message) from None
 
 
 @app.command()
 def show(
-    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie.")],
+    game: Annotated[str, typer.Argument(help="La partie (ou un fichier .jsonl, en lecture).")],
     as_: Annotated[
         str | None, typer.Option("--as", help="Voir ce que sait ce joueur (ou « public »).")
     ] = None,
     at: Annotated[
         str | None,
-        typer.Option(help="Faire avancer le temps jusqu'à cette heure (sans l'enregistrer)."),
+        typer.Option(help="Aperçu : la partie à cette heure si rien d'autre n'est enregistré."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Sortie JSON.")] = False,
 ) -> None:
     """Affiche la vue du MJ, ou ce que sait un joueur (--as), ou le tableau public."""
-    game = _load(game_file)
-    if at is not None:
-        try:
-            game.advance(parse_time(at, game.state.start))
-        except ValueError as exc:
-            raise _fail(str(exc)) from None
+    eng, stored = _state_of(game, at)
     viewer = as_ or "game_master"
     try:
-        v = view(game.state, viewer)
+        v = view(eng.state, viewer)
     except KeyError:
         raise _fail(f"joueur inconnu : {viewer}") from None
     if as_json:
@@ -209,14 +406,24 @@ def show(
         return
     from .render import render_view
 
+    if stored is not None and viewer == "game_master":
+        from .engine.clock import format_time
+        from .web.games import clocks
+
+        kind = clocks.describe(stored)
+        now = format_time(stored.start, clocks.game_now(stored))
+        preview = " — aperçu, rien n'est enregistré" if at is not None else ""
+        console.print(f"Partie {stored.slug} ({kind}, maintenant : {now}){preview}")
     render_view(console, v)
 
 
 @app.command()
-def scores(game_file: Annotated[Path, typer.Argument(help="Fichier de la partie.")]) -> None:
+def scores(
+    game: Annotated[str, typer.Argument(help="La partie (ou un fichier .jsonl, en lecture).")],
+) -> None:
     """Les points de chaque joueur, ligne par ligne."""
-    game = _load(game_file)
-    g = game.state
+    eng, _stored = _state_of(game, None)
+    g = eng.state
     table = Table(title="Points", show_lines=False)
     table.add_column("Rang", justify="right")
     table.add_column("Joueur")
@@ -233,6 +440,107 @@ def scores(game_file: Annotated[Path, typer.Argument(help="Fichier de la partie.
         )
         table.add_row(str(rank), p.pseudo, french_name(p.original), str(p.points), detail)
     console.print(table)
+
+
+@app.command()
+def games() -> None:
+    """Les parties enregistrées."""
+    open_store()
+    from .engine.clock import format_time
+    from .web.games import clocks
+    from .web.games.models import Game as StoredGame
+
+    table = Table(title="Parties")
+    for col in ("Partie", "Titre", "J1", "Horloge", "Maintenant", "Événements"):
+        table.add_column(col)
+    for g in StoredGame.objects.order_by("slug"):
+        now = format_time(g.start, clocks.game_now(g)) if g.started else "pas commencée"
+        table.add_row(g.slug, g.name, g.start.isoformat(), clocks.describe(g), now, str(g.last_seq))
+    console.print(table)
+
+
+@app.command()
+def advance(
+    slug: Annotated[str, typer.Argument(help="Une partie à horloge manuelle.")],
+    to: Annotated[str, typer.Option(help="Nouvelle heure : « J3 10:00 » ou ISO 8601.")],
+) -> None:
+    """Avance l'horloge d'une partie « manual » ; les échéances dues sont appliquées."""
+    stored = _game(slug)
+    from .web.games import service
+
+    try:
+        fired = service.advance_clock(stored, _when(to, stored.start))
+    except RuleViolation as rv:
+        raise _refused(rv.code, rv.message) from None
+    for e in fired:
+        text = getattr(e, "text", None)
+        if text and getattr(e, "public", False):
+            console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
+    console.print(f"Horloge de {slug} : {to} ({len(fired)} événement(s) d'échéance).")
+
+
+@app.command("export")
+def export_command(
+    slug: Annotated[str, typer.Argument(help="La partie.")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Fichier (défaut : la sortie).")
+    ] = None,
+) -> None:
+    """Exporte une partie (JSON Lines : actions et événements) pour ronde import."""
+    stored = _game(slug)
+    from .web.games import transfer
+
+    data = b"".join(transfer.export_lines(stored))
+    if output is None:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    try:
+        output.write_bytes(data)
+    except OSError as exc:
+        raise _fail(f"{output}: écriture impossible : {exc}") from None
+    err.print(f"Exporté : {output}", highlight=False)
+
+
+@app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="Un export de ronde export.")],
+    slug: Annotated[str | None, typer.Option(help="Nom de la partie importée.")] = None,
+    drop_incomplete: Annotated[
+        bool,
+        typer.Option(
+            "--drop-incomplete", help="Garder les actions complètes avant une ligne abîmée."
+        ),
+    ] = False,
+) -> None:
+    """Importe une partie exportée ; une ligne tronquée ou abîmée est refusée (son numéro)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"{file}: fichier illisible : {exc}") from None
+    open_store()
+    from .web.games import transfer
+
+    try:
+        parsed = transfer.parse(text, drop_incomplete=drop_incomplete)
+    except transfer.ImportError_ as exc:
+        raise _fail(
+            f"{file}: {exc} — rien n'est importé (--drop-incomplete : garder ce qui précède)"
+        ) from None
+    name = slug or str(parsed.header.get("slug") or "")
+    if not _SLUG.match(name):
+        raise _fail(f"nom de partie invalide : « {name} » (--slug)")
+    try:
+        transfer.import_game(parsed, name)
+    except ValueError as exc:
+        raise _fail(f"{exc} (--slug pour un autre nom)") from None
+    if parsed.problem:
+        err.print(
+            f"Abandonné à partir de {parsed.problem} ({parsed.dropped} action(s) incomplète(s)).",
+            highlight=False,
+        )
+    console.print(
+        f"Importé : {name} — {len(parsed.actions)} action(s), {len(parsed.events)} événement(s)."
+    )
 
 
 @app.command()

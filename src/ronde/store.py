@@ -1,4 +1,7 @@
-"""The JSON Lines event log of a game: one event per line, append-only.
+"""Game files, read-only: a JSON Lines event log (one event per line) or an export
+of the store (``ronde export``). Games are written through the store
+(:mod:`ronde.web.games.service`); ``ronde show``, ``scores`` and ``announce`` still
+read a file.
 
 A malformed file raises :class:`LogError` naming the file, the line and the problem.
 """
@@ -50,6 +53,7 @@ def _read(path: Path) -> list[tuple[int, Event]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(path, None, f"fichier illisible : {exc}") from None
     events: list[tuple[int, Event]] = []
+    exported = False
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -59,6 +63,15 @@ def _read(path: Path) -> list[tuple[int, Event]]:
             raise LogError(path, n, f"JSON invalide : {exc}") from None
         if not isinstance(data, dict):
             raise LogError(path, n, "chaque ligne est un objet JSON")
+        if n == 1 and "ronde_export" in data:
+            exported = True
+            continue
+        if exported:  # an export (``ronde export``): its event lines, read-only
+            if "event" not in data:
+                continue
+            data = data["event"]
+            if not isinstance(data, dict):
+                raise LogError(path, n, "« event » doit être un objet")
         try:
             events.append((n, from_json(data)))
         except EventFormatError as exc:
@@ -72,7 +85,7 @@ _SEAT_FIELDS = ("player", "opener", "author", "other")
 _SEAT_LISTS = ("accused", "members")
 
 
-def _check_references(g: GameState, e: Event) -> None:
+def check_references(g: GameState, e: Event) -> None:
     """An event of a hand-edited log must name seats and trials that exist."""
     for name in _SEAT_FIELDS:
         value = getattr(e, name, None)
@@ -116,7 +129,7 @@ def load_game(path: Path) -> Game:
         raise LogError(path, first_line, f"partie illisible : {message}") from None
     for n, e in events[1:]:
         try:
-            _check_references(game.state, e)
+            check_references(game.state, e)
             evolve(game.state, e)
         except Exception as exc:  # an event that does not fit the game so far
             raise LogError(path, n, f"événement incohérent avec la partie : {exc!r}") from None
@@ -131,13 +144,5 @@ def dumps(events: Iterable[Event]) -> str:
 
 
 def write_events(path: Path, events: Iterable[Event]) -> None:
-    """Write a whole log (a new game file)."""
+    """Write a whole log to a file (``ronde simulate --log``; tests)."""
     path.write_text(dumps(events), encoding="utf-8")
-
-
-def append_events(path: Path, events: Iterable[Event]) -> None:
-    """Append events to an existing log."""
-    text = dumps(events)
-    if text:
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(text)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
+import django
 from typer.testing import CliRunner
 
 from ronde import store
@@ -11,6 +14,9 @@ from ronde.cli import app
 from ronde.engine.views import view
 
 from .conftest import FIXTURES, new_game
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+django.setup()
 
 runner = CliRunner()
 
@@ -35,15 +41,19 @@ def test_parse_prints_steps_and_records_nothing(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == before
 
 
-def test_parse_apply_records_sure_steps_and_confirmed_ones(tmp_path: Path) -> None:
-    path = _game_file(tmp_path)
+def test_parse_apply_records_sure_steps_and_confirmed_ones(db: Any) -> None:
+    """--apply records through the store's service (a file is read-only)."""
+    from ronde.web.games import service, transfer
+
+    service.clear_cache()
+    game = transfer.create("forum", new_game(), clock="manual")
     res = runner.invoke(
         app,
         [
             "forum",
             "parse",
             "--game",
-            str(path),
+            "forum",
             str(FIXTURES / "trial_woody.txt"),
             "--apply",
             "--confirm",
@@ -51,12 +61,22 @@ def test_parse_apply_records_sure_steps_and_confirmed_ones(tmp_path: Path) -> No
         ],
     )
     assert res.exit_code == 0, res.output
-    g = store.load_game(path).state
+    g = service.current(game).state
     trial = view(g, "game_master")["trials"][0]
     assert trial["accused"] == ["Grodoudou"] and trial["supposed"] == "woody"
     authors = [c["author"] for c in trial["complaints"]]
     # Tartine, Zorro, Elodie are sure; Fanfan's was confirmed (doubtful accused name)
     assert authors == ["Tartine", "Zorro", "Elodie", "Fanfan"]
+
+
+def test_parse_apply_refuses_a_file(tmp_path: Path) -> None:
+    path = _game_file(tmp_path)
+    before = path.read_text(encoding="utf-8")
+    args = ["forum", "parse", "--game", str(path), str(FIXTURES / "trial_woody.txt"), "--apply"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2
+    assert "lecture seule" in " ".join(res.output.split())
+    assert path.read_text(encoding="utf-8") == before
 
 
 def test_parse_reports_unreadable_input_without_crashing(tmp_path: Path) -> None:

@@ -7,19 +7,17 @@ refused step moves nothing.
 - :func:`plan`: the confirmed steps of one or more threads in time order; a step
   of a trial whose opening is not confirmed is held back with its reason (it is
   not refused, so confirming the opening later records the thread whole).
-- :func:`apply_steps`: the command line's recording on an engine game (a JSON
-  Lines log): each step runs on a copy, kept only if accepted, so a refused step
-  fires no timer and the thread stays recordable.
+
+The command line (``ronde forum parse --apply``) and the console record the
+planned steps through the store's service, each its own locked write: a refused
+step records nothing, timers included.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from ..engine.clock import format_time
-from ..engine.errors import RuleViolation
 from .proposals import ParseResult, Proposal
 
 
@@ -77,46 +75,3 @@ def plan(
             ready.append(p)
     ready.sort(key=lambda p: (p.at, 0 if p.action == "open_trial" else 1))
     return ready, held
-
-
-@dataclass
-class Applied:
-    """What :func:`apply_steps` did."""
-
-    game: Any
-    recorded: int = 0
-    problems: list[str] = field(default_factory=list)
-
-
-def apply_steps(game: Any, chosen: Iterable[Proposal], results: Sequence[ParseResult]) -> Applied:
-    """Record ``chosen`` on the engine ``game`` (a copy is returned in ``Applied.game``)."""
-    from ..catalog import default_catalog
-    from ..engine.commands import Command
-    from ..engine.game import Game
-
-    ready, held = plan(chosen, results)
-    out = Applied(game)
-    for h in held:
-        out.problems.append(f"Non enregistré : {h.proposal.action} de {h.proposal.by} : {h.reason}")
-    current = game
-    for p in ready:
-        assert p.at is not None
-        clock = current.state.clock
-        if clock is not None and p.at < clock:
-            out.problems.append(
-                f"Non enregistré : {p.action} de {p.by} ({format_time(current.state.start, p.at)}) "
-                f"est antérieur au dernier événement ({format_time(current.state.start, clock)}) : "
-                "collez les sujets qui se chevauchent ensemble, ou enregistrez-le depuis la "
-                "console (correction par rejeu)"
-            )
-            continue
-        attempt = Game.replay(current.log, default_catalog())
-        try:
-            attempt.execute(Command(p.action, p.by, p.at, dict(p.args)))
-        except RuleViolation as rv:
-            out.problems.append(f"Refusé {rv.code} : {p.action} de {p.by} : {rv.message}")
-            continue
-        current = attempt
-        out.recorded += 1
-    out.game = current
-    return out

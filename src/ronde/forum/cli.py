@@ -1,19 +1,22 @@
 """``ronde announce`` and ``ronde forum …``: the forum bridge on the command line.
 
-``ronde announce GAME.jsonl [--day N] [--to PLAYER] [--public] [--templates DIR]``
+``ronde announce GAME [--day N] [--to PLAYER] [--public] [--templates DIR]``
 prints every selected message ready to paste, each after a ``#`` heading line.
 
-``ronde forum parse --game GAME.jsonl FILE… [--today DATE] [--trial N] [--apply
+``ronde forum parse --game GAME FILE… [--today DATE] [--trial N] [--apply
 [--confirm 3,5]]`` reads pasted thread pages (browser text or saved HTML; ``-``
 for standard input; the pages of one thread, same title, are read together in
 the order of their numbers) and prints YAML steps (scenario vocabulary) on
 stdout, each with its source post; doubtful steps are commented out (``#? ``)
 until a game master confirms them. Nothing is recorded without ``--apply``,
 which records the sure steps and the doubtful ones named by ``--confirm``, in
-time order (trials that overlap in time, given together, in any order); a step
-of a trial whose opening is not confirmed is held back, and a refused step moves
-nothing (see :mod:`ronde.forum.apply`). Without ``--today`` the copy date comes
-from the page header ("Jour N").
+time order (trials that overlap in time, given together, in any order), through
+the store's service (each one its own locked write; a refused one records
+nothing); a step of a trial whose opening is not confirmed is held back (see
+:mod:`ronde.forum.apply`). Without ``--today`` the copy date comes from the page
+header ("Jour N").
+
+``GAME`` is a stored game's name, or a JSON Lines file (read-only).
 """
 
 from __future__ import annotations
@@ -36,17 +39,33 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _load(path: Path) -> Any:
+GAME_HELP = "La partie (son nom) ou un fichier .jsonl (lecture seule)."
+
+
+def _stored(name: str) -> Any:
+    """The stored game called ``name``, or ``None`` when ``name`` is a file."""
+    from ..cli import _game, _is_file
+
+    return None if _is_file(name) else _game(name)
+
+
+def _load(name: str | Path) -> Any:
+    """The engine game of ``--game``: a stored game (brought to now) or a file."""
     from .. import store
 
+    stored = _stored(str(name))
+    if stored is not None:
+        from ..web.games import service
+
+        return service.current(stored)
     try:
-        return store.load_game(path)
+        return store.load_game(Path(name))
     except store.LogError as exc:
         raise _fail(str(exc)) from None
 
 
 def announce_command(
-    game_file: Annotated[Path, typer.Argument(help="Fichier de la partie (JSON Lines).")],
+    game_file: Annotated[str, typer.Argument(help=GAME_HELP)],
     day: Annotated[int | None, typer.Option(help="Seulement les messages de ce jour.")] = None,
     to: Annotated[
         str | None, typer.Option(help="Les messages privés (MP) envoyés à ce joueur.")
@@ -99,7 +118,7 @@ def parse_command(
             "sujets (Procès qui se chevauchent) sont lus et enregistrés ensemble."
         ),
     ],
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     today: Annotated[
         str | None,
         typer.Option(
@@ -118,9 +137,8 @@ def parse_command(
     ] = None,
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
-    from .. import store
     from ..engine.views import view
-    from .apply import apply_steps, number_new_trials
+    from .apply import number_new_trials, plan
     from .proposals import parse_pages
     from .thread import fold_text, read_thread
 
@@ -196,16 +214,38 @@ def parse_command(
                 typer.echo(f"#   message {f.post} ({f.author}) : {f.reason} — « {f.excerpt} »")
     if not apply:
         return
-    before = len(g.log)
-    report = apply_steps(g, chosen, results)
-    for line in report.problems:
-        typer.echo(line, err=True)
-    store.append_events(game, report.game.log[before:])
-    typer.echo(
-        f"Enregistré : {report.recorded} action(s), {len(report.game.log) - before} événement(s)",
-        err=True,
-    )
-    if report.problems:
+    stored = _stored(game)
+    if stored is None:
+        raise _fail(
+            "--apply enregistre dans une partie du magasin : --game NOM (un fichier "
+            "est en lecture seule)"
+        )
+    from ..web.games import service
+
+    ready, held = plan(chosen, results)
+    refused = len(held)
+    for h in held:
+        typer.echo(
+            f"Non enregistré : {h.proposal.action} de {h.proposal.by} : {h.reason}", err=True
+        )
+    recorded = events = 0
+    for prop in ready:
+        try:
+            out = service.record(stored, None, prop.action, prop.by, dict(prop.args), at=prop.at)
+        except service.Conflict:
+            out = service.Outcome(False, "conflict", service.Conflict.message)
+        if out.preview is not None and not out.ok:
+            out = service.Outcome(
+                False, "correction", "change ce qui est enregistré (ronde act … --yes)"
+            )
+        if not out.ok:
+            refused += 1
+            typer.echo(f"Refusé {out.code} : {prop.action} de {prop.by} : {out.message}", err=True)
+            continue
+        recorded += 1
+        events += len(out.events)
+    typer.echo(f"Enregistré : {recorded} action(s), {events} événement(s)", err=True)
+    if refused:
         raise typer.Exit(1)
 
 
@@ -243,7 +283,7 @@ def _iso_day(text: str | None) -> date | None:
 def check_command(
     player: Annotated[str, typer.Argument(help="Le joueur dont on vérifie la contrainte.")],
     files: Annotated[list[Path], typer.Argument(help="Pages collées (texte ou HTML).")],
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     day: Annotated[int, typer.Option(help="Le jour vérifié (J n).")],
     as_: Annotated[
         str | None, typer.Option("--as", help="Le Personnage dont on vérifie la contrainte.")
@@ -294,7 +334,7 @@ def check_command(
 
 @forum_app.command("participation")
 def participation_command(
-    game: Annotated[Path, typer.Option(help="Fichier de la partie (JSON Lines).")],
+    game: Annotated[str, typer.Option(help=GAME_HELP)],
     rehearsals: Annotated[
         list[Path], typer.Option(help="Pages « Répétitions » collées (répétable).")
     ],

@@ -119,6 +119,7 @@ def _demo(host: str, port: int) -> None:
         name="Ronde de démonstration",
         gm_password=DEMO_GM_PASSWORD,
         player_password=DEMO_PLAYER_PASSWORD,
+        clock=Game.MANUAL,
     )
     first_gm = game.game_masters.select_related("user").first()
     if first_gm is not None and first_gm.user is not None:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from .games import views_accounts, views_forum, views_gm, views_player, views_public, views_setup
+from .games import (
+    views_accounts,
+    views_forum,
+    views_gm,
+    views_player,
+    views_preview,
+    views_public,
+    views_setup,
+)
 
 urlpatterns = [
     path("", views_public.home, name="home"),
@@ -39,6 +47,7 @@ urlpatterns = [
     path("mj/<slug:slug>/journal/", views_gm.journal, name="gm_journal"),
     path("mj/<slug:slug>/rayer/<int:pk>/", views_gm.strike, name="gm_strike"),
     path("mj/<slug:slug>/points/", views_gm.scores, name="gm_scores"),
+    path("mj/<slug:slug>/apercu/", views_preview.preview, name="gm_preview"),
     path("mj/<slug:slug>/joueurs/", views_gm.players, name="gm_players"),
     path(
         "mj/<slug:slug>/demande/<int:pk>/<str:decision>/",

@@ -124,8 +124,12 @@ def store(
     name: str,
     gm_password: str | None = None,
     player_password: str | None = None,
+    clock: str = Game.WALL,
 ) -> Game:
-    """Store a played game: game masters, accounts, actions and events (generation 1)."""
+    """Store a played game: game masters, accounts, actions and events (generation 1).
+
+    ``clock="manual"`` gives the game its own clock, stopped where the bots stopped
+    (the demo: ``ronde advance demo --to ...`` moves it)."""
     eng = played.game
     g = eng.state
     gms = {n: _gm_user(n, gm_password) for n in g.game_masters}
@@ -140,6 +144,8 @@ def store(
         options=dict(g.options),
         started_at=t,
         generation=1,
+        clock=clock,
+        clock_at=played.until if clock == Game.MANUAL else None,
     )
     for n, user in gms.items():
         GameMaster.objects.create(game=game, user=user, name=n)
@@ -153,7 +159,7 @@ def store(
             action=cmd.action,
             by=cmd.by,
             at=cmd.at,
-            args=service._json_args(cmd.args),
+            args=service.args_json(cmd.args),
             recorded_by=who,
             recorded_at=cmd.at,
         )
@@ -172,7 +178,7 @@ def store(
                 generation=1,
                 type=e.TYPE,
                 at=e.at,
-                data=service._json(e),
+                data=service.event_json(e),
                 action=by,
                 recorded_by=by.recorded_by if by is not None else None,
                 recorded_at=by.recorded_at if by is not None else e.at,

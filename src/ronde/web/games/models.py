@@ -32,14 +32,21 @@ class Game(models.Model):
     cast = models.JSONField(default=dict, blank=True)
     ronde = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the organiser who created it in the console (none from the command line)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     started_at = models.DateTimeField(null=True, blank=True)
     generation = models.PositiveIntegerField(default=0)
     last_seq = models.PositiveIntegerField(default=0)
     #: changes on every write: the key of the in-process cache of replayed games
     version = models.CharField(max_length=32, default="", blank=True)
+    #: whose "now" the game lives in: the wall clock, or its own (rehearsals, demos, tests)
+    WALL, MANUAL = "wall", "manual"
+    CLOCKS = ((WALL, _("horloge réelle")), (MANUAL, _("horloge manuelle")))
+    clock = models.CharField(max_length=6, choices=CLOCKS, default=WALL)
+    #: a ``manual`` game's now (moved by ``ronde advance`` or an action recorded later)
+    clock_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
@@ -221,7 +228,10 @@ class Strike(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="strikes")
     action = models.ForeignKey(Action, on_delete=models.PROTECT, related_name="strikes")
     reason = models.TextField()
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    #: the game master's account (none for a strike from the command line or an import)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     at = models.DateTimeField()
     generation = models.PositiveIntegerField(help_text="the generation it created")
 

@@ -159,7 +159,7 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         .order_by("created_at")
     )
     choices = _choices(game, v)
-    t = service.now()
+    t = service.game_now(game)
     night_day, night = nights.last_night(eng)
     midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
     j1 = day_start(game.start, 1)

@@ -128,7 +128,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "private": private,
             "powers": power_forms(game, v, chorus=False),
             "requests": requests,
-            "now": service.now(),
+            "now": service.game_now(game),
         },
     )
 
@@ -175,7 +175,7 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
         messages.error(request, rv.message)
         return redirect(back, slug=game.slug)
     Request.objects.create(
-        game=game, membership=member, action=action, args=args, created_at=service.now()
+        game=game, membership=member, action=action, args=args, created_at=service.game_now(game)
     )
     messages.success(request, _("Demande envoyée aux MJ."))
     return redirect(back, slug=game.slug)

@@ -40,7 +40,7 @@ def gametime(t: datetime | None, game: Any) -> SafeString | str:
 @register.simple_tag
 def game_now(game: Any) -> SafeString:
     """The game's time now (the header of the console)."""
-    return _time(game, service.now())
+    return _time(game, service.game_now(game))
 
 
 @register.filter

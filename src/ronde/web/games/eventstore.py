@@ -1,0 +1,277 @@
+"""The event store: a game's events, its generations, and loading it cheaply.
+
+Events are stored as ``ronde.engine.events.to_json`` in :class:`Event` rows where
+``(game, seq)`` is unique; a generation's log is the events it shares with the
+previous generation (:class:`Generation`) followed by its own rows.
+
+Loading: each thread holds at most one replayed engine game per game, checked
+out of a per-process pool (and given back when a request finishes). A held game
+at version ``v`` is brought to the stored version by applying only the events
+stored after ``v`` (the last event it applied is checked by row id and content,
+so a rolled-back or rewritten log is never taken for a continuation). Only a
+cold thread, or a new generation (a correction), replays the whole log. Because
+a held game belongs to one thread, it is advanced in place: neither a reader nor
+the writer copies or replays it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.signals import request_finished
+
+from ronde.catalog import default_catalog
+from ronde.engine.events import Event as EngineEvent
+from ronde.engine.events import from_json, to_json
+from ronde.engine.evolve import evolve
+from ronde.engine.game import Game as EngineGame
+
+from .models import Action, Event, Game, Generation
+
+User = AbstractBaseUser | AnonymousUser
+
+
+class Conflict(Exception):
+    """Someone recorded first: the log moved under this writer."""
+
+    message = "Quelqu'un a enregistré avant vous : voici le nouvel état."
+
+
+# -- JSON ----------------------------------------------------------------------------------
+def event_json(e: EngineEvent) -> dict[str, Any]:
+    """The stored JSON of an event: exactly what the JSON Lines store writes."""
+    data: dict[str, Any] = orjson.loads(orjson.dumps(to_json(e)))
+    return data
+
+
+def args_json(args: Any) -> dict[str, Any]:
+    """Command arguments as stored (JSON types only)."""
+    data: dict[str, Any] = orjson.loads(orjson.dumps(dict(args)))
+    return data
+
+
+def canonical(e: EngineEvent) -> bytes:
+    """An event's identity for comparisons (sorted keys)."""
+    return orjson.dumps(to_json(e), option=orjson.OPT_SORT_KEYS)
+
+
+# -- generations ---------------------------------------------------------------------------
+def _chain(game: Game, gen: int) -> list[tuple[int, int]]:
+    """(generation, events shared with the one before), oldest first."""
+    forks = dict(Generation.objects.filter(game=game).values_list("number", "shared"))
+    chain: list[tuple[int, int]] = []
+    g = gen
+    while g >= 1:
+        shared = forks.get(g, 0)
+        chain.append((g, shared))
+        if shared == 0:
+            break
+        g -= 1
+    return list(reversed(chain))
+
+
+def log_rows(game: Game, generation: int | None = None) -> list[Event]:
+    """The stored rows of a generation's log, in order: the events it shares with the
+    previous generation (:class:`Generation`), then its own."""
+    gen = game.generation if generation is None else generation
+    rows: list[Event] = []
+    for g, shared in _chain(game, gen):
+        own = list(Event.objects.filter(game=game, generation=g).order_by("seq"))
+        rows = rows[:shared] + own
+    return rows
+
+
+def _log_data(game: Game, gen: int) -> list[tuple[int, int, dict[str, Any]]]:
+    """(pk, seq, data) of a generation's log (the fast path of :func:`log_rows`)."""
+    rows: list[tuple[int, int, dict[str, Any]]] = []
+    for g, shared in _chain(game, gen):
+        own = list(
+            Event.objects.filter(game=game, generation=g)
+            .order_by("seq")
+            .values_list("pk", "seq", "data")
+        )
+        rows = rows[:shared] + own
+    return rows
+
+
+def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent]:
+    gen = game.generation if generation is None else generation
+    return [from_json(d) for _pk, _seq, d in _log_data(game, gen)]
+
+
+def replay(events: Iterable[EngineEvent]) -> EngineGame:
+    return EngineGame.replay(events, default_catalog())
+
+
+# -- the held games --------------------------------------------------------------------------
+@dataclass
+class Held:
+    """A replayed game and the stored event it stops at."""
+
+    eng: EngineGame
+    generation: int
+    seq: int  # seq of its last event
+    pk: int  # row id of its last event
+    version: str
+    epoch: int
+
+
+_pool: dict[int, list[Held]] = {}
+_pool_lock = threading.Lock()
+_local = threading.local()
+_epoch = 0
+#: games kept per game in the pool (one per concurrently reading thread)
+POOL_SIZE = 32
+
+
+def _held() -> dict[int, Held]:
+    h: dict[int, Held] | None = getattr(_local, "held", None)
+    if h is None:
+        h = {}
+        _local.held = h
+    return h
+
+
+def release(**_kwargs: Any) -> None:
+    """Give this thread's games back to the pool (at the end of each request)."""
+    held = _held()
+    if not held:
+        return
+    with _pool_lock:
+        for gid, h in held.items():
+            if h.epoch != _epoch:
+                continue
+            lst = _pool.setdefault(gid, [])
+            lst.append(h)
+            del lst[:-POOL_SIZE]
+    held.clear()
+
+
+request_finished.connect(release, dispatch_uid="ronde-eventstore-release")
+
+
+def clear_cache() -> None:
+    """Forget every replayed game (this thread's, the pool's; others' become stale)."""
+    global _epoch
+    with _pool_lock:
+        _epoch += 1
+        _pool.clear()
+    _held().clear()
+
+
+def drop(game_id: int) -> None:
+    """Forget this thread's game (its engine no longer matches the store)."""
+    _held().pop(game_id, None)
+
+
+def _checkout(game_id: int) -> Held | None:
+    held = _held()
+    h = held.get(game_id)
+    if h is not None and h.epoch == _epoch:
+        return h
+    with _pool_lock:
+        lst = _pool.get(game_id) or []
+        while lst:
+            h = lst.pop()
+            if h.epoch == _epoch:
+                held[game_id] = h
+                return h
+    return None
+
+
+def _catch_up(game: Game, h: Held) -> bool:
+    """Apply the events stored after ``h`` in place; ``False`` if ``h`` is not a
+    prefix of the stored log (then it must be replayed)."""
+    if h.generation != game.generation:
+        return False
+    # two indexed queries (an OR of both would scan the whole log)
+    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list("pk", "seq", "data"))
+    rows += list(
+        Event.objects.filter(game=game, generation=game.generation, seq__gt=h.seq)
+        .order_by("seq")
+        .values_list("pk", "seq", "data")
+    )
+    if not rows or rows[0][0] != h.pk or rows[0][1] != h.seq:
+        return False
+    last = h.eng.log[-1]
+    if orjson.dumps(rows[0][2], option=orjson.OPT_SORT_KEYS) != canonical(last):
+        return False
+    eng = h.eng
+    for _pk, _seq, data in rows[1:]:
+        e = from_json(data)
+        evolve(eng.state, e)
+        eng.log.append(e)
+    h.pk, h.seq = rows[-1][0], rows[-1][1]
+    h.version = game.version
+    return True
+
+
+def load(game: Game) -> EngineGame:
+    """This thread's replayed game at the stored version.
+
+    The engine game belongs to the calling thread until its request finishes: read
+    it, never keep it; only this service advances it.
+    """
+    game.refresh_from_db(
+        fields=["version", "generation", "last_seq", "started_at", "clock", "clock_at"]
+    )
+    if not game.started:
+        raise ValueError("la partie n'a pas commencé")
+    h = _checkout(game.pk)
+    if h is not None and (h.version == game.version or _catch_up(game, h)):
+        return h.eng
+    rows = _log_data(game, game.generation)
+    eng = replay(from_json(d) for _pk, _seq, d in rows)
+    pk, seq, _d = rows[-1]
+    _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch)
+    return eng
+
+
+def adopt(game: Game, eng: EngineGame, rows: list[Event]) -> None:
+    """Hold ``eng`` as the game at its just written version, whose log ends with the
+    appended ``rows`` (without rows, the next load replays)."""
+    if not rows or rows[-1].pk is None:
+        drop(game.pk)
+        return
+    last = rows[-1]
+    _held()[game.pk] = Held(eng, game.generation, last.seq, last.pk, game.version, _epoch)
+
+
+# -- writing -------------------------------------------------------------------------------
+def user_or_none(user: User | None) -> Any:
+    if user is None or not user.is_authenticated:
+        return None
+    return user
+
+
+def append(
+    game: Game,
+    items: Iterable[tuple[EngineEvent, Action | None, Any]],
+    *,
+    at: datetime,
+) -> list[Event]:
+    """Append (event, action, recording user) rows after the game's last ``seq``
+    (the caller holds the game's lock and saves the game)."""
+    rows = []
+    for e, action, user in items:
+        game.last_seq += 1
+        rows.append(
+            Event(
+                game=game,
+                seq=game.last_seq,
+                generation=game.generation,
+                type=e.TYPE,
+                at=e.at,
+                data=event_json(e),
+                action=action,
+                recorded_by=user,
+                recorded_at=at,
+            )
+        )
+    return Event.objects.bulk_create(rows, batch_size=500)
