@@ -300,6 +300,8 @@ def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
     for col in ("n°", "Heure", "Par", "Action", "Arguments", "État", "Enregistrée par"):
         table.add_column(col)
     rows = Action.objects.filter(game=stored).select_related("recorded_by").order_by("at", "pk")
+    gm_names = {n.casefold(): n for n in stored.game_masters.values_list("name", flat=True)}
+    gm_of_user = dict(stored.game_masters.values_list("user_id", "name"))
     for a in rows:
         if a.struck:
             state = "rayée"
@@ -308,7 +310,10 @@ def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
         else:
             state = "appliquée"
         args = " ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in a.args.items())
-        who = a.recorded_by.get_username() if a.recorded_by is not None else "ligne de commande"
+        if a.recorded_by is not None:
+            who = gm_of_user.get(a.recorded_by.pk) or a.recorded_by.get_username()
+        else:  # a game master's own action from the command line names him
+            who = gm_names.get(a.by.casefold(), "ligne de commande")
         table.add_row(str(a.pk), format_time(stored.start, a.at), a.by, a.action, args, state, who)
     console.print(table)
 
