@@ -60,28 +60,50 @@ DOUBTFUL = ThreadSpec(
 
 
 def _game_file(tmp_path: Path) -> Path:
+    """A game in a JSON Lines file (read-only commands still accept one)."""
     path = tmp_path / "partie.jsonl"
     store.write_events(path, new_game().log)
     return path
 
 
+def _stored_game(slug: str = "forum") -> Any:
+    """A new game in the store (``--apply`` records through the service; files are
+    read-only)."""
+    from ronde.web.games import service, transfer
+
+    service.clear_cache()
+    return transfer.create(slug, new_game(), clock="manual")
+
+
+def _state(game: Any) -> Any:
+    from ronde.web.games import service
+
+    return service.current(game).state
+
+
+def _rows(game: Any) -> int:
+    from ronde.web.games.models import Action, Event
+
+    return Event.objects.filter(game=game).count() + Action.objects.filter(game=game).count()
+
+
 def test_unconfirmed_opening_records_nothing_and_a_later_confirmation_records_all(
-    tmp_path: Path,
+    tmp_path: Path, db: Any
 ) -> None:
-    path = _game_file(tmp_path)
+    game = _stored_game()
     pasted = tmp_path / "page.txt"
     pasted.write_text(page_text(DOUBTFUL, 1, 1), encoding="utf-8")
-    before = path.read_text(encoding="utf-8")
-    res = runner.invoke(app, ["forum", "parse", "--game", str(path), str(pasted), "--apply"])
+    before = _rows(game)
+    res = runner.invoke(app, ["forum", "parse", "--game", "forum", str(pasted), "--apply"])
     assert res.exit_code == 1
     assert "pas encore ouvert" in res.output
     # nothing moved: no timer fired by a refused step, the thread stays recordable
-    assert path.read_text(encoding="utf-8") == before
+    assert _rows(game) == before
     res = runner.invoke(
-        app, ["forum", "parse", "--game", str(path), str(pasted), "--apply", "--confirm", "1"]
+        app, ["forum", "parse", "--game", "forum", str(pasted), "--apply", "--confirm", "1"]
     )
     assert res.exit_code == 0, res.output
-    trial = view(store.load_game(path).state, "game_master")["trials"][0]
+    trial = view(_state(game), "game_master")["trials"][0]
     assert trial["accused"] == ["Grodoudou"]
     assert [c["author"] for c in trial["complaints"]] == ["Tartine", "Zorro"]
 
@@ -133,18 +155,18 @@ TRIAL_B = ThreadSpec(
 
 @pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
 def test_overlapping_trials_are_recorded_whatever_the_order(
-    tmp_path: Path, order: tuple[str, str]
+    tmp_path: Path, order: tuple[str, str], db: Any
 ) -> None:
-    path = _game_file(tmp_path)
+    game = _stored_game()
     files = []
     for name in order:
         spec = TRIAL_A if name == "a" else TRIAL_B
         f = tmp_path / f"{name}.txt"
         f.write_text(page_text(spec, 1, 1), encoding="utf-8")
         files.append(str(f))
-    res = runner.invoke(app, ["forum", "parse", "--game", str(path), *files, "--apply"])
+    res = runner.invoke(app, ["forum", "parse", "--game", "forum", *files, "--apply"])
     assert res.exit_code == 0, res.output
-    trials = view(store.load_game(path).state, "game_master")["trials"]
+    trials = view(_state(game), "game_master")["trials"]
     got = {t["number"]: (t["accused"], [c["author"] for c in t["complaints"]]) for t in trials}
     # numbered by opening time: B opened at 09:00, A at 09:40
     assert got == {1: (["Bidule"], ["Petitpois"]), 2: (["Grodoudou"], ["Tartine", "Zorro"])}
@@ -408,17 +430,17 @@ def test_a_long_thread_is_read_whole() -> None:
     assert len(thread.posts) == 300 and thread.pages == list(range(1, 31))
 
 
-def test_cli_reads_the_pages_of_one_thread_together_in_any_order(tmp_path: Path) -> None:
+def test_cli_reads_the_pages_of_one_thread_together_in_any_order(db: Any) -> None:
     from .conftest import FIXTURES
 
-    path = _game_file(tmp_path)
+    game = _stored_game()
     res = runner.invoke(
         app,
         [
             "forum",
             "parse",
             "--game",
-            str(path),
+            "forum",
             str(FIXTURES / "trial_woody.p2.html"),
             str(FIXTURES / "trial_woody.p1.html"),
             "--apply",
@@ -426,5 +448,5 @@ def test_cli_reads_the_pages_of_one_thread_together_in_any_order(tmp_path: Path)
     )
     assert "Procès n°1 (à ouvrir)" in res.output
     assert res.output.count("# Sujet :") == 1
-    trial = view(store.load_game(path).state, "game_master")["trials"][0]
+    trial = view(_state(game), "game_master")["trials"][0]
     assert [c["author"] for c in trial["complaints"]][:3] == ["Tartine", "Zorro", "Elodie"]
