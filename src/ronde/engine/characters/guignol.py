@@ -117,3 +117,14 @@ class Guignol(Character):
         if text is None:
             return ["lui donner sa contrainte secrète (set_guignol_constraint)"]
         return [f"vérifier sa contrainte secrète : {text}"] if day >= 2 else []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        secret = data.get("secret_constraint")
+        out = [
+            f"Votre contrainte secrète : {secret}."
+            if secret
+            else "Les MJ ne vous ont pas encore donné votre contrainte secrète."
+        ]
+        if data.get("immune"):
+            out.append(f"Depuis le J{IMMUNE_FROM}, votre contrainte secrète ne vous lie plus.")
+        return out

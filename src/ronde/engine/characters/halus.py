@@ -140,3 +140,15 @@ class Halus(ListedJokers):
                 "si elle l'envoie."
             )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from .sentences import period, rows
+
+        out = [
+            f"Plainte anonyme {period(x.get('period'))} : "
+            f"{'utilisée' if x.get('used') else 'pas encore utilisée'}."
+            for x in rows(data, "anonymous_complaints")
+        ]
+        if data.get("anonymous_now"):
+            out.append("Vous pouvez porter une plainte anonyme aujourd'hui.")
+        return out

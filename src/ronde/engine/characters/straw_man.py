@@ -163,3 +163,14 @@ class StrawMan(Character):
             if first <= day <= last and not self.gathered(g, p.seat, first, last):
                 return [f"pas encore de Procès à 4 plaintes contre lui (J{first}–J{last})"]
         return []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from .sentences import names, period, table, values
+
+        learned = values(data, "learned_complainers")
+        out = [f"Personnages de vos plaignants, appris des MJ : {names(learned)}."]
+        out += [
+            f"Procès à 4 plaintes contre vous {period(k)} : {'obtenu' if ok else 'pas encore'}."
+            for k, ok in table(data, "periods_met").items()
+        ]
+        return out
