@@ -70,7 +70,9 @@ def chorus_action(code: object) -> str:
 def action_label(name: object) -> str:
     """The French name of an action of the vocabulary (``Spec.label``)."""
     spec = vocabulary.BY_NAME.get(str(name))
-    return str(spec.label) if spec is not None else _("action inconnue")
+    if spec is not None:
+        return str(spec.label)
+    return str(ENGINE_ACTIONS.get(str(name), _("action inconnue")))
 
 
 def character(cid: object) -> str:
@@ -186,7 +188,8 @@ def request_sentence(action: str, args: Mapping[str, Any]) -> str:
             }
             return text + anonymous + (_(", avec arguments") if a.get("arguments") else "")
         case "complain":
-            return _("Porter plainte dans %(trial)s") % {"trial": _trial(a.get("trial"))} + anonymous
+            text = _("Porter plainte dans %(trial)s") % {"trial": _trial(a.get("trial"))}
+            return text + anonymous
         case "post":
             text = _("Message dans %(trial)s") % {"trial": _trial(a.get("trial"))}
             if a.get("defends"):
@@ -221,9 +224,7 @@ def request_sentence(action: str, args: Mapping[str, Any]) -> str:
         case "declare_not":
             return _("Déclarer « je ne suis pas %(who)s »") % {"who": who}
         case "declare_destiny":
-            days = [
-                f"J{i} {character(c)}" for i, c in enumerate(_list(a.get("list")), start=2)
-            ]
+            days = [f"J{i} {character(c)}" for i, c in enumerate(_list(a.get("list")), start=2)]
             return _("Déclarer ma destinée : %(list)s") % {"list": ", ".join(days)}
         case "designate":
             return _("Désigner %(c)s") % {"c": character(a.get("character"))}
@@ -243,7 +244,7 @@ def request_sentence(action: str, args: Mapping[str, Any]) -> str:
             return _chorus_vote(a)
     spec = vocabulary.BY_NAME.get(action)
     if spec is None:
-        return _("Action inconnue")
+        return action_label(action)
     return _generic(spec, a)
 
 
@@ -260,6 +261,8 @@ def humanize(text: str) -> str:
                 return f"« {table[key]} »"
         if key in vocabulary.BY_NAME:
             return f"« {vocabulary.BY_NAME[key].label} »"
+        if key in ENGINE_ACTIONS:
+            return f"« {ENGINE_ACTIONS[key]} »"
         if key in BY_ID:
             return f"« {BY_ID[key].fr} »"
         if key.startswith("item_"):
@@ -267,3 +270,88 @@ def humanize(text: str) -> str:
         return m.group(0)
 
     return _QUOTED.sub(one, text)
+
+
+#: game masters' actions of the characters' modules that the vocabulary has no form for
+ENGINE_ACTIONS = {
+    "send_excerpt": gettext_lazy("Envoyer ses extraits de MP (Alice)"),
+    "set_guignol_constraint": gettext_lazy("Donner sa contrainte secrète (Guignol)"),
+    "record_order": gettext_lazy("Juger un ordre (Petite Sirène)"),
+    "shift_destiny": gettext_lazy("Décaler la destinée (Destinée)"),
+}
+
+#: what a character's own fact records (the game masters' timeline)
+FACT_KINDS = {
+    "accused": gettext_lazy("accusation du monstre"),
+    "anonymous": gettext_lazy("plainte anonyme"),
+    "anonymous_used": gettext_lazy("plainte anonyme utilisée"),
+    "asked": gettext_lazy("question posée"),
+    "cancel_attempt": gettext_lazy("annulation demandée"),
+    "cancel_result": gettext_lazy("issue de l'annulation"),
+    "candle": gettext_lazy("bougie soufflée"),
+    "chorus_double": gettext_lazy("plaintes doublées par le chœur"),
+    "chorus_secret": gettext_lazy("secret répandu par le chœur"),
+    "chorus_sleep": gettext_lazy("sommeil décidé par le chœur"),
+    "chorus_unlocked": gettext_lazy("action transmise au chœur"),
+    "contest": gettext_lazy("concours des Décorateurs"),
+    "declared": gettext_lazy("déclaration « je ne suis pas … »"),
+    "defence": gettext_lazy("défense"),
+    "designated": gettext_lazy("personnage désigné"),
+    "excerpt": gettext_lazy("extrait de MP envoyé"),
+    "fallen": gettext_lazy("chute"),
+    "gift": gettext_lazy("plainte anonyme offerte"),
+    "gift_used": gettext_lazy("plainte offerte utilisée"),
+    "immunity": gettext_lazy("immunité"),
+    "inherited": gettext_lazy("héritage"),
+    "last_breath": gettext_lazy("dernier souffle"),
+    "model": gettext_lazy("modèle désigné"),
+    "monster_designated": gettext_lazy("monstre désigné"),
+    "monster_joker": gettext_lazy("Joker du monstre"),
+    "monster_released": gettext_lazy("chasse terminée"),
+    "order": gettext_lazy("ordre donné"),
+    "order_status": gettext_lazy("ordre jugé"),
+    "participation": gettext_lazy("participation à un procès"),
+    "pending": gettext_lazy("en attente"),
+    "phrase": gettext_lazy("phrase choisie"),
+    "public": gettext_lazy("canal public"),
+    "reward": gettext_lazy("récompense"),
+    "role_given": gettext_lazy("rôle donné"),
+    "schedule": gettext_lazy("liste déclarée"),
+    "secret": gettext_lazy("secret révélé"),
+    "secret_constraint": gettext_lazy("contrainte secrète"),
+    "shorten": gettext_lazy("procès écourté"),
+    "shorten_result": gettext_lazy("issue de l'écourtement"),
+    "sleep_chosen": gettext_lazy("sommeil choisi"),
+    "sleep_ends": gettext_lazy("fin du sommeil"),
+    "sleep_starts": gettext_lazy("début du sommeil"),
+    "submission": gettext_lazy("soumission du Souffleur"),
+    "worried": gettext_lazy("inquiétée (appel)"),
+}
+
+
+def fact_kind(code: object) -> str:
+    return str(FACT_KINDS.get(str(code), _("fait du personnage")))
+
+
+_IDENT = re.compile(r"(?<![\w-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
+
+
+def humanize_all(text: str) -> str:
+    """An engine text (a game masters' to-do line ...) with every known snake_case
+    identifier replaced by its French label (actions, chorus actions, characters)."""
+
+    def one(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key in ENGINE_ACTIONS:
+            return f"« {ENGINE_ACTIONS[key]} »"
+        if key in vocabulary.BY_NAME:
+            return f"« {vocabulary.BY_NAME[key].label} »"
+        if key in CHORUS_ACTIONS:
+            return str(CHORUS_ACTIONS[key])
+        if key in BY_ID:
+            return BY_ID[key].fr
+        if key.startswith("item_"):
+            return item(key)
+        return key
+
+    return _IDENT.sub(one, humanize(text))

@@ -21,7 +21,7 @@ from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.views import View, view
 
-from . import accounts, readers, service, vocabulary
+from . import accounts, labels, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Invitation, Request
@@ -96,7 +96,7 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
             {
                 "req": r,
                 "spec": vocabulary.BY_NAME.get(r.action),
-                "args": vocabulary.describe_args(r.args),
+                "args": labels.request_sentence(r.action, r.args),
             }
             for r in pending
         ],

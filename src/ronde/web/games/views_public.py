@@ -1,4 +1,4 @@
-"""Pages without a game role: home, the public board, invitations, the language."""
+"""Pages without a game role: home, the public board, invitations."""
 
 from __future__ import annotations
 
@@ -55,7 +55,13 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/public.html",
-        {"game": game, "v": v, "announcement_days": list(days.items())[::-1]},
+        {
+            "game": game,
+            "v": v,
+            "announcement_days": list(days.items())[::-1],
+            "open_trials": [t for t in v["trials"][::-1] if t["status"] == "open"],
+            "ended_trials": [t for t in v["trials"][::-1] if t["status"] != "open"],
+        },
     )
 
 
