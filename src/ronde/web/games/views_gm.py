@@ -118,7 +118,10 @@ def _choices(game: Game, v: View) -> dict[str, Any]:
     return {
         "players": sorted((p["pseudo"] for p in v["players"]), key=str.casefold),
         "trials": [
-            (t["number"], f"n°{t['number']} — {', '.join(t['accused'])} ({t['status']})")
+            (
+                t["number"],
+                f"n°{t['number']} — {', '.join(t['accused'])} ({labels.trial_status(t['status'])})",
+            )
             for t in v["trials"]
         ],
         "targets": None,

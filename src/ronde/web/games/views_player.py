@@ -372,9 +372,7 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     Request.objects.create(
         game=game, membership=member, action=action, args=args, created_at=service.now()
     )
-    messages.success(
-        request, _("Demande envoyée aux MJ : %(s)s.") % {"s": labels.request_sentence(action, args)}
-    )
+    messages.success(request, _("Demande envoyée aux MJ."))
     return redirect(back, slug=game.slug)
 
 
