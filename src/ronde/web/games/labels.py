@@ -165,14 +165,18 @@ def _order(args: Mapping[str, Any]) -> str:
     return _("Ordonner à %(who)s %(what)s") % {"who": who, "what": what}
 
 
-def _chorus_vote(args: Mapping[str, Any]) -> str:
-    action = str(args.get("action", ""))
-    text = _("Voter pour : %(action)s") % {"action": chorus_action(action)}
+def chorus_choice(args: Mapping[str, Any]) -> str:
+    """A chorus vote's choice: "Enquêter — Joueur05 (Voyante)"."""
+    text = chorus_action(args.get("action", ""))
     if args.get("player"):
         text += " — " + str(args["player"])
         if args.get("as"):
             text += f" ({character(args['as'])})"
     return text
+
+
+def _chorus_vote(args: Mapping[str, Any]) -> str:
+    return _("Voter pour : %(choice)s") % {"choice": chorus_choice(args)}
 
 
 def request_sentence(action: str, args: Mapping[str, Any]) -> str:

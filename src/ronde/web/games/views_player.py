@@ -253,6 +253,8 @@ def _messages(game: Game, v: View, since: datetime | None) -> dict[str, list[Vie
         if row["new"] and len(out["new"]) < 30:
             out["new"].append(row)
         out["public" if m["public"] else "private"].append(row)
+    # what was said to him first, then the public announcements (each newest first)
+    out["new"].sort(key=lambda m: bool(m["public"]))
     return out
 
 
@@ -316,7 +318,7 @@ def chorus(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
         raise Http404(_("Seuls les Démasqués vivants forment le chœur."))
     c = v["chorus"]
     votes = [
-        (who, labels.request_sentence("chorus_vote", {**vote["args"], "action": vote["action"]}))
+        (who, labels.chorus_choice({**vote["args"], "action": vote["action"]}))
         for who, vote in c["votes_today"].items()
     ]
     return render(
