@@ -104,6 +104,8 @@ ENGLISH = {
     "orders",
     "order",
     "sleepers",
+    "defends",
+    "against",
     "given",
     "roles",
     "Language",
@@ -277,6 +279,9 @@ def test_forms_only_for_actions_the_player_may_take_now(
     assert 'id="power-open_trial"' not in page  # the Tragic Hero never opens (R7.17.4)
     assert "Vous ne pouvez pas ouvrir de procès : Le Héros tragique" in page
     assert 'id="power-declare_not"' in page
+    today = page[page.index('id="aujourdhui"') : page.index("</section>")]
+    assert "Vous n'avez pas encore fait votre déclaration « je ne suis pas … » du jour" in today
+    assert "declared_today" not in page
     r = client.post(
         reverse("player_request", args=["seul", "open_trial"]), {"against": "Bob", "as": "woody"}
     )
@@ -360,12 +365,12 @@ class Crawl:
     allowed: set[str]
 
 
-def crawl_game(slug: str = "ronde-crawl") -> Crawl:
+def crawl_game(slug: str = "ronde-crawl", seed: int = CRAWL_SEED, until: str = CRAWL_AT) -> Crawl:
     """A simulated 28-player game at J7 evening, stored with requests of every kind; one
     viewer per character (the original one), a chorus member, a game master, the public."""
     service.clear_cache()
-    t = parse_time(CRAWL_AT, START)
-    played = demo.play_until(t, start=START, seed=CRAWL_SEED)
+    t = parse_time(until, START)
+    played = demo.play_until(t, start=START, seed=seed)
     service.set_clock(t)
     game = demo.store(played, slug=slug, name="Ronde de test")
     g = played.game.state
@@ -432,7 +437,21 @@ def crawl(db: Any) -> Any:
     service.set_clock(None)
 
 
-def test_crawl_every_page_as_every_viewer_no_identifier_no_english(crawl: Crawl) -> None:
+MOMENTS = [(CRAWL_SEED, CRAWL_AT), (13, "J3 12:00"), (14, "J12 22:00")]
+
+
+@pytest.mark.parametrize(("seed", "until"), MOMENTS, ids=[m[1] for m in MOMENTS])
+def test_crawl_every_page_as_every_viewer_no_identifier_no_english(
+    db: Any, seed: int, until: str
+) -> None:
+    try:
+        crawl = crawl_game(seed=seed, until=until)
+        _crawl(crawl)
+    finally:
+        service.set_clock(None)
+
+
+def _crawl(crawl: Crawl) -> None:
     ids = vocabulary_ids()
     found: list[str] = []
     pages = 0

@@ -252,6 +252,12 @@ def request_sentence(action: str, args: Mapping[str, Any]) -> str:
     return _generic(spec, a)
 
 
+#: an argument's name -> its label in the forms (the first action that has it)
+ARG_LABELS: dict[str, Any] = {}
+for _spec in vocabulary.SPECS:
+    for _arg in _spec.args:
+        ARG_LABELS.setdefault(_arg.name, _arg.label)
+
 _QUOTED = re.compile(r"« ([a-z][a-z0-9]*(?:_[a-z0-9]+)*) »")
 
 
@@ -271,6 +277,8 @@ def humanize(text: str) -> str:
             return f"« {BY_ID[key].fr} »"
         if key.startswith("item_"):
             return f"« {item(key)} »"
+        if key in ARG_LABELS:
+            return f"« {ARG_LABELS[key]} »"
         return m.group(0)
 
     return _QUOTED.sub(one, text)
@@ -352,10 +360,19 @@ def humanize_all(text: str) -> str:
             return f"« {vocabulary.BY_NAME[key].label} »"
         if key in CHORUS_ACTIONS:
             return str(CHORUS_ACTIONS[key])
+        if key in ORDER_KINDS:
+            return str(ORDER_KINDS[key])
         if key in BY_ID:
             return BY_ID[key].fr
         if key.startswith("item_"):
             return item(key)
+        if key in ARG_LABELS:
+            return f"« {ARG_LABELS[key]} »"
         return key
 
-    return _IDENT.sub(one, humanize(text))
+    text = _IDENT.sub(one, humanize(text))
+    return _ARG_WORDS.sub(lambda m: f"« {ARG_LABELS[m.group(1)]} »", text)
+
+
+#: argument names that are English words, named in engine texts ("post avec defends")
+_ARG_WORDS = re.compile(r"(?<![\w«-])(defends|against|arguments|anonymous)(?![\w-])")

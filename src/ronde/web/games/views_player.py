@@ -9,6 +9,7 @@ those his Joker or a delivery accepts (asked of his character's rules).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -264,10 +265,17 @@ def _request_rows(requests: Any) -> list[dict[str, Any]]:
             "req": r,
             "sentence": labels.request_sentence(r.action, r.args),
             "status": labels.request_status(r.status),
-            "message": labels.humanize(r.message) if r.message else "",
+            "message": labels.humanize_all(r.message) if r.message else "",
         }
         for r in requests
     ]
+
+
+def _about_today(sentences: list[str], day: int) -> list[str]:
+    """The sentences of what his character knows that speak of today (its duty of the
+    day, today's theme, a right still open today ...): repeated in "Aujourd'hui"."""
+    today = re.compile(rf"aujourd'hui|du jour|(?<![\w])J{day}(?![\w])", re.IGNORECASE)
+    return [s for s in sentences if today.search(s)]
 
 
 def _split_trials(v: View) -> tuple[list[View], list[View]]:
@@ -296,6 +304,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "today": seen.today,
             "was": labels.character(v["me"]["was"]) if v["me"].get("was") else "",
             "private": v["me"].get("private_fr", []),
+            "private_today": _about_today(v["me"].get("private_fr", []), seen.today["day"]),
             "powers": forms,
             "power_names": [(p["spec"].name, p["spec"].label) for p in forms],
             "chorus_actions": [labels.chorus_action(a) for a in seen.today["chorus_actions"]],
@@ -363,7 +372,7 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     try:
         args = vocabulary.parse_args(spec, _form_data(spec, request.POST))
     except RuleViolation as rv:
-        messages.error(request, labels.humanize(rv.message))
+        messages.error(request, labels.humanize_all(rv.message))
         return redirect(back, slug=game.slug)
     if spec.name == "chorus_vote" and args.get("action") not in seen.today["chorus_actions"]:
         messages.error(request, _("Cette action du chœur n'est pas disponible aujourd'hui."))
