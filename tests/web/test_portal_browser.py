@@ -158,6 +158,8 @@ def test_accessibility_scan_with_axe_core(
     serious: list[str] = []
     for width in (390, 1280):
         for who, url in scans:
+            if width == 1280 and who != "Mj":
+                continue  # the console's density at 1280 px; the players' pages at 390 px
             ctx = _context(browser, base, cookies.get(who), width)
             page = ctx.new_page()
             page.goto(base + url)
@@ -171,5 +173,7 @@ def test_accessibility_scan_with_axe_core(
             for v in result:
                 if v["impact"] in ("serious", "critical"):
                     serious.append(f"{width}px {who} {url}: {json.dumps(v, ensure_ascii=False)}")
+            if width == 1280 and url.rstrip("/").endswith(crawl.game.slug):
+                _shot(page, "1280-console")
             ctx.close()
     assert not serious, "\n".join(serious[:30])
