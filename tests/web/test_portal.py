@@ -485,3 +485,14 @@ def test_player_page_has_today_first(crawl: Crawl) -> None:
     assert "Messages pour vous" in main and "Annonces publiques" in main
     assert "Procès terminés" in main
     assert 'class="skip" href="#main"' in page
+
+
+def test_items_are_chosen_by_name(client: Client, world: World, clock: Any) -> None:
+    clock("J2 10:00")
+    client.force_login(world.users["Eve"])  # the Little Mermaid: an order to take an item
+    page = client.get(reverse("player", args=[world.game.slug])).content.decode()
+    order = page[page.index('id="power-order"') :]
+    order = order[: order.index("</details>")]
+    assert '<option value="item_lamp">Lampe de chevet éteinte</option>' in order
+    assert 'type="text" name="item"' not in order
+    assert not [p for p in problems(order, set(world.users), vocabulary_ids()) if "item" in p]

@@ -183,6 +183,7 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             gms=gms,
             items=items,
             chorus_actions=today["chorus_actions"],
+            catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
         )
         out.append({"spec": s, "fields": [f for f in fields if not f["arg"].ruling]})
     return out
@@ -197,6 +198,7 @@ def field_choices(
     gms: list[str],
     items: list[tuple[str, str]] | None = None,
     chorus_actions: list[str] | None = None,
+    catalog_items: list[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Each argument of ``spec`` with the options of its ``<select>`` (if any);
     ``multiple`` for a list of items chosen by name."""
@@ -223,6 +225,8 @@ def field_choices(
         elif arg.kind == "items" and items:
             choices = list(items)
             multiple = spec.name != "use_joker"
+        elif arg.name == "item" and catalog_items:  # an item to take (the Mermaid's order)
+            choices = list(catalog_items)
         out.append({"arg": arg, "choices": choices, "multiple": multiple})
     return out
 
