@@ -101,8 +101,8 @@ class Alice(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import quoted as _quoted
-        from .sentences import rows
+        from ..sentences import quoted as _quoted
+        from ..sentences import rows
 
         excerpts = rows(data, "excerpts")
         if not excerpts:

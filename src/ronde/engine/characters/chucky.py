@@ -249,7 +249,7 @@ class Chucky(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import attempt, table, values, window
+        from ..sentences import attempt, table, values, window
 
         out = [
             f"Procès écourté, {window(w)} : {attempt(a)}."

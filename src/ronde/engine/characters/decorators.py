@@ -260,7 +260,7 @@ class Decorators(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import number, people, plural, table, values
+        from ..sentences import number, people, plural, table, values
 
         c = table(data, "contest")
         out = [

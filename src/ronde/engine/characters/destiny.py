@@ -438,7 +438,7 @@ class Destiny(Character):
         return [f"Procès du jour contre {french_name(today)} (vérifié par le moteur)"]
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import name, rows
+        from ..sentences import name, rows
 
         schedule = rows(data, "schedule")
         if not schedule:

@@ -318,7 +318,7 @@ class DevilsAdvocate(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import attempt, rows, table, values, window
+        from ..sentences import attempt, rows, table, values, window
 
         out = [
             f"J{d.get('day')} : défense de {d.get('player')} "

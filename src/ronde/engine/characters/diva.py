@@ -320,7 +320,7 @@ class Diva(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import names, values
+        from ..sentences import names, values
 
         out = []
         if data.get("public"):

@@ -106,7 +106,7 @@ class Extra(Character):
         return first
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import table
+        from ..sentences import table
 
         themes = table(data, "themes")
         if not themes:

@@ -142,7 +142,7 @@ class Halus(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import period, rows
+        from ..sentences import period, rows
 
         out = [
             f"Plainte anonyme {period(x.get('period'))} : "

@@ -331,7 +331,7 @@ class LittleMermaid(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import rows
+        from ..sentences import rows
 
         status = {
             "pending": "en attente",

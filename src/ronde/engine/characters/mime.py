@@ -199,7 +199,7 @@ class Mime(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import names, values
+        from ..sentences import names, values
 
         model = data.get("model")
         if not model:

@@ -121,7 +121,7 @@ class Pianist(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import period, rows
+        from ..sentences import period, rows
 
         out = [f"Paroles de chanson attendues {period(data.get('lyrics_window'))}."]
         sent = [g.catalog.name(str(i)) for i in rows(data, "music_items_today")]

@@ -240,7 +240,7 @@ class Pierrot(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import rows
+        from ..sentences import rows
 
         sleepers = [f"{s.get('player')} (J{s.get('day')})" for s in rows(data, "sleepers")]
         if not sleepers:

@@ -222,7 +222,7 @@ class Pinocchio(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import number, period, table
+        from ..sentences import number, period, table
 
         out = [
             f"Procès injustes {period(k)} : {n} ({LIES_PER_PERIOD} exigés)."

@@ -343,7 +343,7 @@ class Polichinelle(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import people, rows
+        from ..sentences import people, rows
 
         out = [
             f"J{s.get('day')} : secret de {s.get('player')} révélé à "

@@ -394,7 +394,7 @@ class Prompter(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import number, rows
+        from ..sentences import number, rows
 
         phrase = data.get("phrase")
         out = [

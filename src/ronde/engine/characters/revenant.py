@@ -275,7 +275,7 @@ class Revenant(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import name, table
+        from ..sentences import name, table
 
         given = table(data, "given_roles")
         if not given:

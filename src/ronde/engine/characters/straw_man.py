@@ -165,7 +165,7 @@ class StrawMan(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import names, period, table, values
+        from ..sentences import names, period, table, values
 
         learned = values(data, "learned_complainers")
         out = [f"Personnages de vos plaignants, appris des MJ : {names(learned)}."]

@@ -511,7 +511,7 @@ class TragicHero(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import name, names, people, values
+        from ..sentences import name, names, people, values
 
         out = []
         declared = values(data, "declared")

@@ -189,7 +189,7 @@ class Woody(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from .sentences import name, number, rows
+        from ..sentences import name, number, rows
 
         out = [
             f"J{q.get('day')} : {q.get('player')} est-il {name(str(q.get('character')))} ? "

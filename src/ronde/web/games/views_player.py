@@ -236,6 +236,8 @@ def _visit(member: Membership) -> datetime | None:
     """Record this look at the page; return the instant before which nothing is new."""
     now = service.now()
     last = member.last_visit
+    if last is not None and timedelta(0) <= now - last < timedelta(minutes=1):
+        return member.visit_before  # a reload: no write
     if last is None or now - last >= VISIT_GAP:
         member.visit_before = last
     member.last_visit = now

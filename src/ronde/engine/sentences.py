@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..clock import DUTY_WINDOWS
-from ..names import BY_ID
+from .clock import DUTY_WINDOWS
+from .names import BY_ID
 
 #: a duty window's attempt (Chucky, the Devil's Advocate)
 ATTEMPT_FR = {
