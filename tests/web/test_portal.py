@@ -496,3 +496,25 @@ def test_items_are_chosen_by_name(client: Client, world: World, clock: Any) -> N
     assert '<option value="item_lamp">Lampe de chevet éteinte</option>' in order
     assert 'type="text" name="item"' not in order
     assert not [p for p in problems(order, set(world.users), vocabulary_ids()) if "item" in p]
+
+
+def test_today_shows_the_constraint_verdict_once_recorded(
+    client: Client, world: World, clock: Any
+) -> None:
+    url = reverse("player", args=[world.game.slug])
+    client.force_login(world.users["Bob"])
+    clock("J2 10:00")
+
+    def today() -> str:
+        page = html.unescape(client.get(url).content.decode())
+        return page[page.index('id="aujourdhui"') : page.index("</section>")]
+
+    assert "Votre contrainte du jour" in today() and "Pas encore jugée par les MJ." in today()
+    gm = gm_client(Client(), world)
+    clock("J2 20:00")
+    r = gm.post(
+        reverse("gm_action", args=[world.game.slug, "record_constraint"]),
+        {"player": "Bob", "day": "2", "met": "on"},
+    )
+    assert r.status_code in (200, 302)
+    assert "Verdict des MJ : respectée." in today()

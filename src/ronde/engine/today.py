@@ -74,7 +74,11 @@ def today_view(g: GameState, seat: str) -> View:
             refusal = quota_refusal(g, p, opening=True, anonymous=p.new_extra)
     out["may_open"] = refusal is None
     out["open_refusal"] = refusal
-    out["anonymous"] = bool(active and anonymous_right(g, p, opening=False))
+    out["anonymous"] = bool(
+        active
+        and anonymous_right(g, p, opening=False)
+        and quota_refusal(g, p, opening=False, anonymous=True) is None
+    )
     if p.masked and module.jokers_allowed(g, p):
         used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
         out["jokers_left"] = max(0, JOKERS - used)

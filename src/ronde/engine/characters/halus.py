@@ -150,5 +150,5 @@ class Halus(ListedJokers):
             for x in rows(data, "anonymous_complaints")
         ]
         if data.get("anonymous_now"):
-            out.append("Vous pouvez porter une plainte anonyme aujourd'hui.")
+            out.append("Votre plainte anonyme de cette période est encore disponible.")
         return out
