@@ -101,6 +101,19 @@ def _held(v: View) -> str | None:
     return me.get("character") if me.get("masked") else None
 
 
+#: a power used once and for all, as the player's own view tells it
+_ONCE: dict[str, Any] = {
+    "declare_destiny": lambda me: bool(me.get("schedule")),
+    "choose_phrase": lambda me: bool(me.get("phrase")),
+    "ask": lambda me: me.get("questions_left") == 0,
+}
+
+
+def _done(action: str, me: View) -> bool:
+    check = _ONCE.get(action)
+    return bool(check and check(me))
+
+
 def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
     """The requests the player may send now (the engine still judges each one)."""
     v, today = seen.v, seen.today
@@ -128,6 +141,8 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
         if s.name == "complain" and not today["complain_in"]:
             continue
         if s.name == "guess_ronde" and v.get("guess_made"):
+            continue
+        if _done(s.name, v["me"]):
             continue
         if s.name == "use_joker" and not (today["jokers_left"] and today["constraint"]):
             continue
@@ -280,7 +295,7 @@ def _request_rows(requests: Any) -> list[dict[str, Any]]:
 def _about_today(sentences: list[str], day: int) -> list[str]:
     """The sentences of what his character knows that speak of today (its duty of the
     day, today's theme, a right still open today ...): repeated in "Aujourd'hui"."""
-    today = re.compile(rf"aujourd'hui|du jour|(?<![\w])J{day}(?![\w])", re.IGNORECASE)
+    today = re.compile(rf"aujourd'hui|du jour|^J{day} |(?:du|au) J{day}(?![\w])", re.IGNORECASE)
     return [s for s in sentences if today.search(s)]
 
 
