@@ -129,7 +129,10 @@ def player_view(g: GameState, seat: str) -> View:
                 "jokers_used": sorted(p.joker_days),
             }
         )
-        me.update(module.private_view(g, p))
+        private = module.private_view(g, p)
+        me.update(private)
+        # the same knowledge in French sentences, for his page (no key, no identifier)
+        me["private_fr"] = module.describe_private(g, p, private)
     with revived(g, hidden_unmaskings(g).values()):  # no verdict news before it is public
         targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
     day = g.day()

@@ -227,7 +227,9 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are counted; successful logins are no
 AXES_VERBOSE = False
 
 LANGUAGE_CODE = "fr"
-LANGUAGES = [("fr", "Français"), ("en", "English")]
+# French only: every text is marked for translation (gettext, {% translate %}), so a
+# language is added later with a .po file under LOCALE_PATHS and a line here.
+LANGUAGES = [("fr", "Français")]
 LOCALE_PATHS = [WEB_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import path
 
 from .games import (
     views_accounts,
@@ -21,7 +21,6 @@ urlpatterns = [
     path("connexion/", views_accounts.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("invitation/<str:token>/", views_accounts.invitation, name="invitation"),
-    path("i18n/", include("django.conf.urls.i18n")),
     # the public board and the players
     path("partie/<slug:slug>/", views_public.public_board, name="public"),
     path("partie/<slug:slug>/moi/", views_player.player, name="player"),

@@ -109,3 +109,12 @@ class Alice(ListedJokers):
                 )
             )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import quoted as _quoted
+        from ..sentences import rows
+
+        excerpts = rows(data, "excerpts")
+        if not excerpts:
+            return ["Aucun extrait de MP reçu pour l'instant."]
+        return [f"Extrait reçu (J{x.get('day')}) : {_quoted(x.get('text'))}" for x in excerpts]

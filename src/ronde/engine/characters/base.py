@@ -222,6 +222,12 @@ class Character:
         """What the holder knows through his character (added to his view)."""
         return {}
 
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        """``data`` (what :meth:`private_view` gave the holder) as French sentences for his
+        page ("Vous avez déjà endormi : Joueur02 (J3)."): never a key or an identifier,
+        and nothing that ``data`` does not hold."""
+        return []
+
     def game_master_todo(self, g: GameState, p: Player, day: int) -> list[Todo]:
         """What a game master must rule on or send for him on ``day`` (French text,
         with the kind, deadline, consequence and the action that settles it)."""

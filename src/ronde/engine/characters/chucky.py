@@ -263,3 +263,18 @@ class Chucky(ListedJokers):
                     )
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import attempt, table, values, window
+
+        out = [
+            f"Procès écourté, {window(w)} : {attempt(a)}."
+            for w, a in table(data, "shortenings").items()
+        ]
+        if not out:
+            out.append("Vous n'avez encore écourté aucun Procès.")
+        posted = values(data, "posted_in")
+        if posted:
+            where = ", ".join(f"n°{n}" for n in posted)
+            out.append(f"Procès ouverts où vous avez écrit : {where}.")
+        return out

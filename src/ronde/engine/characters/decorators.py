@@ -260,3 +260,22 @@ class Decorators(Character):
             text = f"objets de décoration reçus aujourd'hui : {items_sent(g, p.seat, day)}"
             return [Todo(text, "watch", p.seat, day_end(g.start, day))]
         return []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import number, people, plural, table, values
+
+        c = table(data, "contest")
+        out = [
+            "Concours des Décorateurs : "
+            f"{plural(int(c.get('won', 0)), 'jour gagné', 'jours gagnés')}, "
+            f"{plural(int(c.get('lost', 0)), 'perdu', 'perdus')}, "
+            f"{plural(int(c.get('ties', 0)), 'à égalité', 'à égalité')}."
+        ]
+        n = number(data, "items_today")
+        out.append(
+            f"Objets de décoration envoyés aux MJ aujourd'hui : {plural(n, 'objet', 'objets')}."
+        )
+        partner = values(data, "partner")
+        if partner:
+            out.append(f"Votre partenaire Décorateur : {people(partner)}.")
+        return out

@@ -455,3 +455,16 @@ class Destiny(Character):
                 day_end(g.start, day),
             )
         ]
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import name, rows
+
+        schedule = rows(data, "schedule")
+        if not schedule:
+            return ["Vous n'avez pas encore déclaré votre destinée aux MJ."]
+        days = ", ".join(f"J{e.get('day')} {name(e.get('character'))}" for e in schedule)
+        out = [f"Votre liste : {days}."]
+        today = data.get("today")
+        if today:
+            out.append(f"Aujourd'hui, votre destinée : un Procès contre {name(today)}.")
+        return out

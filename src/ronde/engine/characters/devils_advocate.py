@@ -327,3 +327,22 @@ class DevilsAdvocate(Character):
                     Todo(f"Annulation demandée (W{w}) : Procès n°{a['trial']}.", "note", p.seat)
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import attempt, rows, table, values, window
+
+        out = [
+            f"J{d.get('day')} : défense de {d.get('player')} "
+            f"({'comptée' if d.get('counted') else 'non comptée'})."
+            for d in rows(data, "defences")
+        ]
+        if not out:
+            out.append("Aucune défense relevée pour l'instant.")
+        out += [
+            f"Annulation, {window(w)} : {attempt(a)}."
+            for w, a in table(data, "cancellations").items()
+        ]
+        posted = values(data, "posted_in")
+        if posted:
+            out.append(f"Procès où vous avez écrit : {', '.join(f'n°{n}' for n in posted)}.")
+        return out

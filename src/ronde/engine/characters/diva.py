@@ -319,3 +319,18 @@ class Diva(Character):
         if day >= 2:
             return [Todo("tout message pour elle est publié sur le FV (R7.14.1)", "note", p.seat)]
         return []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import names, values
+
+        out = []
+        if data.get("public"):
+            out.append("Tout message des MJ pour vous est publié sur le forum.")
+        if data.get("worried"):
+            out.append("Vous avez déjà été inquiétée une fois (appel utilisé).")
+        else:
+            out.append("Vous n'avez pas encore été inquiétée.")
+        designated = values(data, "designated")
+        if designated:
+            out.append(f"Personnages déjà désignés : {names(designated)}.")
+        return out

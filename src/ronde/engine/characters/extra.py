@@ -106,3 +106,11 @@ class Extra(Character):
         if p.transfigured_day is not None:
             first = max(first, p.transfigured_day + 1)
         return first
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import table
+
+        themes = table(data, "themes")
+        if not themes:
+            return ["Les MJ n'ont pas encore donné de thème."]
+        return [f"Thème du J{d} : « {t} »." for d, t in themes.items()]

@@ -129,3 +129,14 @@ class Guignol(Character):
         if day < 2:
             return []
         return [self.constraint_todo(g, p, day, f"vérifier sa contrainte secrète : {text}")]
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        secret = data.get("secret_constraint")
+        out = [
+            f"Votre contrainte secrète : {secret}."
+            if secret
+            else "Les MJ ne vous ont pas encore donné votre contrainte secrète."
+        ]
+        if data.get("immune"):
+            out.append(f"Depuis le J{IMMUNE_FROM}, votre contrainte secrète ne vous lie plus.")
+        return out

@@ -145,3 +145,15 @@ class Halus(ListedJokers):
                 )
             )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import period, rows
+
+        out = [
+            f"Plainte anonyme {period(x.get('period'))} : "
+            f"{'utilisée' if x.get('used') else 'pas encore utilisée'}."
+            for x in rows(data, "anonymous_complaints")
+        ]
+        if data.get("anonymous_now"):
+            out.append("Votre plainte anonyme de cette période est encore disponible.")
+        return out

@@ -344,3 +344,30 @@ class LittleMermaid(ListedJokers):
                     )
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import rows
+
+        status = {
+            "pending": "en attente",
+            "obeyed": "obéi",
+            "disobeyed": "désobéi",
+        }
+        out = []
+        for o in rows(data, "orders"):
+            kind = o.get("kind")
+            if kind == "complain":
+                what = f"porter plainte dans le Procès n°{o.get('trial')}"
+            elif kind == "go_to":
+                what = "aller à la case " + ",".join(str(v) for v in o.get("cell") or [])
+            elif kind == "take_item":
+                what = f"prendre l'objet {g.catalog.name(str(o.get('item')))}"
+            else:
+                what = "un ordre"
+            fate = status.get(str(o.get("status")), "sans suite")
+            out.append(f"J{o.get('day')} : ordre à {o.get('player')} de {what} — {fate}.")
+        if not out:
+            out.append("Vous n'avez encore donné aucun ordre.")
+        if data.get("ordered_today"):
+            out.append("Vous avez déjà donné un ordre aujourd'hui.")
+        return out

@@ -214,5 +214,17 @@ class Mime(Character):
             out.append(self.constraint_todo(g, p, day, text))
         return out
 
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import names, values
+
+        model = data.get("model")
+        if not model:
+            return ["Les MJ ne vous ont pas encore désigné de modèle."]
+        out = [f"Votre modèle : {model}."]
+        added = values(data, "model_characters")
+        if added:
+            out.append(f"Personnages ajoutés à vos cibles par votre modèle : {names(added)}.")
+        return out
+
 
 __all__ = ["Mime"]

@@ -125,3 +125,17 @@ class Pianist(Character):
             )
         )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import period, rows
+
+        out = [f"Paroles de chanson attendues {period(data.get('lyrics_window'))}."]
+        sent = [g.catalog.name(str(i)) for i in rows(data, "music_items_today")]
+        out.append(
+            "Objets musicaux envoyés aux MJ aujourd'hui : "
+            + (", ".join(sent) if sent else "aucun")
+            + "."
+        )
+        if data.get("item_day_covered"):
+            out.append("Ces objets suffisent pour un jour sans paroles.")
+        return out

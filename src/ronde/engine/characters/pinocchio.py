@@ -231,3 +231,19 @@ class Pinocchio(Character):
                     )
                 ]
         return []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import number, period, table
+
+        out = [
+            f"Procès injustes {period(k)} : {n} ({LIES_PER_PERIOD} exigés)."
+            for k, n in table(data, "lies_by_period").items()
+        ]
+        n = number(data, "mistakes")
+        out.append(f"Vérités commises : {n} (démasqué à la {TRUTHS_LIMIT}e).")
+        out.append(
+            "Plainte anonyme du jour : déjà utilisée."
+            if data.get("anonymous_used_today")
+            else "Plainte anonyme du jour : encore disponible."
+        )
+        return out

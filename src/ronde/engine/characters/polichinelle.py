@@ -350,3 +350,20 @@ class Polichinelle(Character):
                     )
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import people, rows
+
+        out = [
+            f"J{s.get('day')} : secret de {s.get('player')} révélé à "
+            f"{people(s.get('recipients') or [])}."
+            for s in rows(data, "secrets")
+        ]
+        if not out:
+            out.append("Vous n'avez encore révélé aucun secret.")
+        out += [
+            f"Plainte anonyme offerte à {x.get('player')} : "
+            f"{'utilisée' if x.get('used') else 'pas encore utilisée'}."
+            for x in rows(data, "gifts")
+        ]
+        return out

@@ -405,3 +405,24 @@ class Prompter(Character):
             )
             out.append(self.constraint_todo(g, p, day, text))
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import number, rows
+
+        phrase = data.get("phrase")
+        out = [
+            f"Votre phrase : « {phrase} »."
+            if phrase
+            else "Vous n'avez pas encore choisi votre phrase (avant la fin du J2)."
+        ]
+        for s in rows(data, "submissions"):
+            verdict = "juste" if s.get("right") else "fausse"
+            if s.get("mistake"):
+                verdict += " (erreur complète)"
+            out.append(f"J{s.get('day')} : soufflé à {s.get('player')} — {verdict}.")
+        run, total = number(data, "mistakes_in_a_row"), number(data, "mistakes_total")
+        if total:
+            out.append(f"Erreurs complètes : {total} (dont {run} à la suite).")
+        if data.get("voice_restored"):
+            out.append("Votre voix est rendue : le dernier Figurant est démasqué.")
+        return out

@@ -283,3 +283,15 @@ class Revenant(Character):
                 )
             )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import name, table
+
+        given = table(data, "given_roles")
+        if not given:
+            return ["Les MJ ne vous ont encore donné aucun rôle."]
+        roles = ", ".join(f"{name(r)} (J{d})" for r, d in given.items())
+        out = [f"Rôles reçus : {roles}."]
+        for module in self.modules(p):
+            out += [x for x in module.describe_private(g, p, data) if x not in out]
+        return out

@@ -166,3 +166,14 @@ class StrawMan(Character):
                 end = day_end(g.start, last)
                 return [Todo(text, "watch", p.seat, end, "démasqué à la fin de la période")]
         return []
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import names, period, table, values
+
+        learned = values(data, "learned_complainers")
+        out = [f"Personnages de vos plaignants, appris des MJ : {names(learned)}."]
+        out += [
+            f"Procès à 4 plaintes contre vous {period(k)} : {'obtenu' if ok else 'pas encore'}."
+            for k, ok in table(data, "periods_met").items()
+        ]
+        return out

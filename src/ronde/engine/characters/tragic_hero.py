@@ -549,3 +549,28 @@ class TragicHero(Character):
                     )
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import name, names, people, values
+
+        out = []
+        declared = values(data, "declared")
+        if declared:
+            out.append(f"Vos déclarations « je ne suis pas … » : {people(declared)}.")
+        if data.get("declared_today"):
+            out.append("Votre déclaration « je ne suis pas … » du jour est faite.")
+        else:
+            out.append(
+                "Vous n'avez pas encore fait votre déclaration « je ne suis pas … » du jour "
+                "(à faire avant minuit, sinon vous êtes démasqué)."
+            )
+        if data.get("monster_character"):
+            out.append(f"Votre monstre : {name(str(data['monster_character']))}.")
+        if data.get("hunt_deadline"):
+            out.append(f"Échéance de votre chasse : fin du J{data['hunt_deadline']}.")
+        if data.get("new_target_due"):
+            out.append(f"Choisissez une nouvelle cible avant la fin du J{data['new_target_due']}.")
+        hunted = values(data, "hunted")
+        if hunted:
+            out.append(f"Personnages déjà chassés : {names(hunted)}.")
+        return out

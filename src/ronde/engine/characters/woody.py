@@ -194,3 +194,15 @@ class Woody(ListedJokers):
                     )
                 )
         return out
+
+    def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
+        from ..sentences import name, number, rows
+
+        out = [
+            f"J{q.get('day')} : {q.get('player')} est-il {name(str(q.get('character')))} ? "
+            f"Réponse : {q.get('answer')}."
+            for q in rows(data, "questions")
+        ]
+        left = number(data, "questions_left")
+        out.append(f"Questions restantes : {left}.")
+        return out

@@ -9,6 +9,8 @@ from ronde.engine.clock import format_time
 from ronde.engine.names import french_name
 from ronde.engine.unmasking import CAUSES_FR
 
+from . import labels
+
 
 def _people(seats: tuple[str, ...] | list[str]) -> str:
     return ", ".join(seats) if seats else "—"
@@ -40,15 +42,18 @@ def describe(e: ev.Event, start: object = None) -> str:
             who = "le chœur" if e.author == "chorus" else e.author
             return f"Plainte de {who} dans le Procès n°{e.trial}{extra}."
         case ev.TrialEnded():
-            why = f" — {e.reason}" if e.reason else ""
-            return f"Procès n°{e.trial} : {e.status}{why}."
+            reason = e.reason
+            if reason.startswith("moot:"):  # made moot by another verdict (A17)
+                reason = f"sans objet après le Procès n°{reason[5:]}"
+            why = f" — {reason}" if reason else ""
+            return f"Procès n°{e.trial} : {labels.trial_status(e.status)}{why}."
         case ev.TrialAnnounced():
             return f"Verdict du Procès n°{e.trial} annoncé."
         case ev.PlayerUnmasked():
             cause = CAUSES_FR.get(e.cause, e.cause)
             return f"{e.player} démasqué ({french_name(e.character)}) : {cause}."
         case ev.UnofficiallyUnmasked():
-            return f"{e.player} démasqué officieusement ({e.cause})."
+            return f"{e.player} démasqué officieusement ({labels.cause(e.cause)})."
         case ev.PointsAwarded():
             who = "le chœur (payé en fin de partie, A64)" if e.player == "chorus" else e.player
             return f"{who} {e.points:+d} : {e.reason} [{e.rule}]."
@@ -59,7 +64,7 @@ def describe(e: ev.Event, start: object = None) -> str:
             days = ", ".join(f"J{d}" for d in e.days)
             return f"{e.player} exempté ({days})."
         case ev.ItemsSent():
-            return f"{e.player} envoie {', '.join(e.items)} à {e.to}."
+            return f"{e.player} envoie {labels.items(e.items)} à {e.to}."
         case ev.JokerUsed():
             return f"Joker de {e.player} pour le J{e.day}."
         case ev.ThemeSet():
@@ -70,9 +75,9 @@ def describe(e: ev.Event, start: object = None) -> str:
             defends = f", défend {e.defends}" if e.defends else ""
             return f"{e.player} écrit dans le Procès n°{e.trial}{defends}."
         case ev.ChorusVoted():
-            return f"Vote de {e.player} pour le J{e.day} : {e.action}."
+            return f"Vote de {e.player} pour le J{e.day} : {labels.chorus_action(e.action)}."
         case ev.ChorusDecided():
-            return f"Décision du chœur (J{e.day}) : {e.action}."
+            return f"Décision du chœur (J{e.day}) : {labels.chorus_action(e.action)}."
         case ev.InvestigationMade():
             ok = "juste" if e.correct else "fausse"
             return f"Enquête du chœur : {e.player} est {french_name(e.character)} ? ({ok})"
@@ -101,8 +106,8 @@ def describe(e: ev.Event, start: object = None) -> str:
         case ev.PlayerDied():
             return f"Mort du citoyen de {e.player}."
         case ev.CharacterFact():
-            return f"{french_name(e.character)} ({e.player}) : {e.kind}."
-    return e.TYPE
+            return f"{french_name(e.character)} ({e.player}) : {labels.fact_kind(e.kind)}."
+    return "Événement du moteur."
 
 
 def when(e: ev.Event, start: object) -> str:

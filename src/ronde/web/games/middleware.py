@@ -1,10 +1,11 @@
 """Middlewares: French first, CSRF inputs of cached fragments, one-time form tokens.
 
-French first: the language is French unless the user chose another one.
+French first: the language is French whatever the browser says.
 
 Django's ``LocaleMiddleware`` follows the browser's ``Accept-Language``; the game
-is played on a French forum, so only the language cookie (set by the language
-form at the bottom of every page) switches to English.
+is played on a French forum and French is today the only language of
+``settings.LANGUAGES``, so only a language cookie naming another language of that
+list (none yet) would switch.
 """
 
 from __future__ import annotations

@@ -97,6 +97,9 @@ class Membership(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
     revoked_reason = models.CharField(max_length=200, blank=True)
+    #: the player's last look at his page, and the visit before it (what is "new")
+    last_visit = models.DateTimeField(null=True, blank=True)
+    visit_before = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("pseudo",)

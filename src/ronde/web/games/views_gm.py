@@ -24,7 +24,7 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, nights, readers, service, vocabulary
+from . import accounts, labels, nights, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Request, TodoMark
@@ -191,7 +191,7 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
             {
                 "req": r,
                 "spec": vocabulary.BY_NAME.get(r.action),
-                "args": vocabulary.describe_args(r.args, r.action),
+                "args": labels.request_sentence(r.action, r.args),
                 "time": vocabulary.game_time_label(game.start, r.created_at),
             }
             for r in pending
@@ -240,16 +240,6 @@ def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#todo-h")
 
 
-_STATUS_FR = {
-    "open": "ouvert",
-    "just": "juste",
-    "unjust": "injuste",
-    "lapsed": "caduc",
-    "cancelled": "annulé",
-    "void": "sans objet",
-}
-
-
 def player_label(p: dict[str, Any]) -> str:
     """« Ana — Alice » (« démasqué » after it): the game masters' picker label."""
     label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
@@ -264,7 +254,7 @@ def _choices(game: Game, v: View) -> vocabulary.Choices:
     players = sorted(v["players"], key=lambda p: str(p["pseudo"]).casefold())
     trials = []
     for t in reversed(v["trials"]):
-        status = _STATUS_FR.get(t["status"], t["status"])
+        status = labels.trial_status(t["status"])
         if t["status"] in ("just", "unjust") and not t.get("announced", True):
             status += ", à annoncer"
         accused = ", ".join(t["accused"])
@@ -274,7 +264,7 @@ def _choices(game: Game, v: View) -> vocabulary.Choices:
         trials=trials,
         gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
         start=game.start,
-        now=service.now(),
+        now=service.game_now(game),
     )
 
 

@@ -1,7 +1,17 @@
-"""The player's pages: his character, what he knows, his requests; the chorus."""
+"""The player's pages: "Aujourd'hui" first, then his character, messages, trials and
+requests folded by topic; the chorus.
+
+Every page is built from the player's own view (``ronde.engine.views.view``) and
+his "today" view (``ronde.engine.today.today_view``); the forms offered are those
+of the actions he may take now, items are chosen by their French name among
+those his Joker or a delivery accepts (asked of his character's rules).
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -10,59 +20,188 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ronde.catalog import default_catalog
+from ronde.engine.characters import character_of
+from ronde.engine.clock import parse_time
 from ronde.engine.errors import RuleViolation
-from ronde.engine.views import View
+from ronde.engine.items import BOX_POINTS
+from ronde.engine.state import GameState
+from ronde.engine.today import today_view
+from ronde.engine.views import View, view
 
-from . import service, vocabulary
+from . import labels, service, vocabulary
 from .access import player_page
 from .models import Game, GameMaster, Membership, Request
 from .vocabulary import Spec
 
+#: two looks at the page closer than this are one visit ("new" stays new meanwhile)
+VISIT_GAP = timedelta(minutes=20)
 
-def _player_view(request: HttpRequest, game: Game, member: Membership) -> View:
-    try:
-        return service.view_for(game, member.pseudo, request.user)
-    except KeyError:
+
+@dataclass
+class Seen:
+    """A player's page data: his view, his "today", and the state to ask the rules."""
+
+    v: View
+    today: View
+    g: GameState
+    seat: str
+
+
+def _player_view(request: HttpRequest, game: Game, member: Membership) -> Seen:
+    eng = service.current(game, request.user)
+    g = eng.state
+    seat = g.seat_of(member.pseudo)
+    if seat is None:
         # replaced (replace_player): this account no longer plays
-        raise Http404(_("Ce compte ne joue plus dans cette partie.")) from None
+        raise Http404(_("Ce compte ne joue plus dans cette partie."))
+    return Seen(view(g, member.pseudo), today_view(g, seat), g, seat)
 
 
-def power_forms(game: Game, v: View, *, chorus: bool) -> list[dict[str, Any]]:
-    """The request forms a player may send, with the choices each field offers.
+# -- items, by French name ----------------------------------------------------------------
+def _by_name(ids: list[str]) -> list[tuple[str, str]]:
+    catalog = default_catalog()
+    return sorted(((i, catalog.name(i)) for i in ids), key=lambda r: r[1].casefold())
 
-    Built only from the player's own view and public facts (pseudos of the game,
-    every character's name in alphabetical order, the game masters' names).
-    """
+
+def delivery_items(g: GameState, seat: str) -> list[tuple[str, str]]:
+    """Items a delivery to the game masters accepts without being reported: decoration
+    items (A73's definition), boxes, and what his character asks him to send."""
+    p = g.players[seat]
+    catalog = g.catalog
+    requested = character_of(p).items_requested(g, p)
+    definition = g.opt("A73")
+    ids = [
+        i
+        for i in catalog.deco
+        if catalog.is_decoration(i, definition=definition) or i in BOX_POINTS or i in requested
+    ]
+    return _by_name(ids)
+
+
+def joker_items(g: GameState, seat: str) -> list[tuple[str, str]]:
+    """The items (or pairs of identical items, the Mime) that make his Joker, as his
+    character's rules say (``joker_refusal``); the value is the list sent."""
+    p = g.players[seat]
+    module = character_of(p)
+    if not p.masked or not module.jokers_allowed(g, p):
+        return []
+    out = []
+    for item, name in _by_name(list(g.catalog.deco)):
+        if module.joker_refusal(g, p, [item]) is None:
+            out.append((item, name))
+        elif module.joker_refusal(g, p, [item, item]) is None:
+            out.append((f"{item},{item}", _("2 × %(item)s") % {"item": name}))
+    return out
+
+
+# -- the forms a player may send now --------------------------------------------------------
+def _held(v: View) -> str | None:
     me = v["me"]
-    character = me.get("character") if me.get("masked") else None
-    specs = vocabulary.player_powers(character, chorus=chorus)
+    return me.get("character") if me.get("masked") else None
+
+
+#: a power used once and for all, as the player's own view tells it
+_ONCE: dict[str, Any] = {
+    "declare_destiny": lambda me: bool(me.get("schedule")),
+    "choose_phrase": lambda me: bool(me.get("phrase")),
+    "ask": lambda me: me.get("questions_left") == 0,
+}
+
+
+def _done(action: str, me: View) -> bool:
+    check = _ONCE.get(action)
+    return bool(check and check(me))
+
+
+def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
+    """The requests the player may send now (the engine still judges each one)."""
+    v, today = seen.v, seen.today
+    if seen.g.game_ended:
+        return []
+    if chorus:
+        if "chorus" not in v or not today["chorus_actions"]:
+            return []
+        return vocabulary.player_powers(None, chorus=True)
+    character = _held(v)
+    if character is None:
+        return []
+    roles = [character, *dict(v["me"].get("given_roles") or {})]
+    specs: list[Spec] = []
+    seen_names: set[str] = set()
+    for role in roles:
+        for s in vocabulary.player_powers(role, chorus=False):
+            if s.name not in seen_names:
+                seen_names.add(s.name)
+                specs.append(s)
+    out = []
+    for s in specs:
+        if s.name == "open_trial" and not today["may_open"]:
+            continue
+        if s.name == "complain" and not today["complain_in"]:
+            continue
+        if s.name == "guess_ronde" and v.get("guess_made"):
+            continue
+        if _done(s.name, v["me"]):
+            continue
+        if s.name == "use_joker" and not (today["jokers_left"] and today["constraint"]):
+            continue
+        out.append(s)
+    return out
+
+
+def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]:
+    """The request forms a player may send now, with the choices each field offers.
+
+    Built from the player's own view, his "today", public facts (pseudos of the game,
+    every character's name in alphabetical order, the game masters' names) and the
+    items his own character's rules accept.
+    """
+    v, today = seen.v, seen.today
     active = game.memberships.filter(revoked_at__isnull=True).values_list("pseudo", flat=True)
     pseudos = sorted(set(active) - {v["viewer"]}, key=str.casefold)
-    trials = [
-        (t["number"], f"n°{t['number']} — {', '.join(t['accused'])}")
+    open_trials = [
+        (t["number"], _("n°%(n)s — %(who)s") % {"n": t["number"], "who": ", ".join(t["accused"])})
         for t in v["trials"]
         if t["status"] == "open"
     ]
-    gms = list(GameMaster.objects.filter(game=game).values_list("name", flat=True))
-    return [
-        {
-            "spec": s,
-            "fields": field_choices(
-                s,
-                players=pseudos,
-                trials=trials,
-                targets=[(c, n) for c, n in zip(v["targets"], _names(v["targets"]), strict=True)],
-                gms=gms,
-            ),
-        }
-        for s in specs
+    complain_in = [
+        (
+            t["number"],
+            _("n°%(n)s — %(who)s (%(as)s), jusqu'à %(until)s")
+            % {
+                "n": t["number"],
+                "who": ", ".join(t["accused"]),
+                "as": labels.character(t["supposed"]),
+                "until": t["deadline"],
+            },
+        )
+        for t in today["complain_in"]
     ]
-
-
-def _names(ids: list[str]) -> list[str]:
-    from ronde.engine.names import french_name
-
-    return [french_name(c) for c in ids]
+    gms = list(GameMaster.objects.filter(game=game).values_list("name", flat=True))
+    targets = [(c, labels.character(c)) for c in v["targets"]]
+    out = []
+    for s in available_specs(seen, chorus=chorus):
+        if s.name == "send_items":
+            items = delivery_items(seen.g, seen.seat)
+        elif s.name == "use_joker":
+            items = joker_items(seen.g, seen.seat)
+            if not items:
+                continue
+        else:
+            items = []
+        fields = field_choices(
+            s,
+            players=pseudos,
+            trials=complain_in if s.name == "complain" else open_trials,
+            targets=targets,
+            gms=gms,
+            items=items,
+            chorus_actions=today["chorus_actions"],
+            catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
+        )
+        out.append({"spec": s, "fields": [f for f in fields if not f["arg"].ruling]})
+    return out
 
 
 def field_choices(
@@ -72,11 +211,16 @@ def field_choices(
     trials: list[tuple[int, str]],
     targets: list[tuple[str, str]] | None,
     gms: list[str],
+    items: list[tuple[str, str]] | None = None,
+    chorus_actions: list[str] | None = None,
+    catalog_items: list[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each argument of ``spec`` with the options of its ``<select>`` (if any)."""
+    """Each argument of ``spec`` with the options of its ``<select>`` (if any);
+    ``multiple`` for a list of items chosen by name."""
     out = []
     for arg in spec.args:
         choices: list[tuple[Any, Any]] | None = None
+        multiple = False
         if arg.kind in ("player", "accused"):
             choices = [(p, p) for p in players]
         elif arg.kind == "trial":
@@ -91,33 +235,86 @@ def field_choices(
             choices = [(g, g) for g in gms]
         elif arg.kind == "choice":
             choices = list(arg.choices)
-        out.append({"arg": arg, "choices": choices})
+            if spec.name == "chorus_vote" and chorus_actions is not None:
+                choices = [c for c in choices if c[0] in chorus_actions]
+        elif arg.kind == "items" and items:
+            choices = list(items)
+            multiple = spec.name != "use_joker"
+        elif arg.name == "item" and catalog_items:  # an item to take (the Mermaid's order)
+            choices = list(catalog_items)
+        out.append({"arg": arg, "choices": choices, "multiple": multiple})
     return out
+
+
+# -- "new since your last visit" ------------------------------------------------------------
+def _visit(member: Membership) -> datetime | None:
+    """Record this look at the page; return the instant before which nothing is new."""
+    now = service.now()
+    last = member.last_visit
+    if last is not None and timedelta(0) <= now - last < timedelta(minutes=1):
+        return member.visit_before  # a reload: no write
+    if last is None or now - last >= VISIT_GAP:
+        member.visit_before = last
+    member.last_visit = now
+    Membership.objects.filter(pk=member.pk).update(
+        last_visit=member.last_visit, visit_before=member.visit_before
+    )
+    return member.visit_before
+
+
+def _messages(game: Game, v: View, since: datetime | None) -> dict[str, list[View]]:
+    """The viewer's messages, newest first: new ones (since ``since``), private, public."""
+    out: dict[str, list[View]] = {"new": [], "private": [], "public": []}
+    for m in reversed(v["messages"]):
+        row = dict(m)
+        try:
+            at = parse_time(m["time"], game.start)
+        except (RuleViolation, ValueError):
+            at = None
+        row["new"] = since is None or (at is not None and at >= since.replace(second=0))
+        if row["new"] and len(out["new"]) < 30:
+            out["new"].append(row)
+        out["public" if m["public"] else "private"].append(row)
+    # what was said to him first, then the public announcements (each newest first)
+    out["new"].sort(key=lambda m: bool(m["public"]))
+    return out
+
+
+def _request_rows(requests: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "req": r,
+            "sentence": labels.request_sentence(r.action, r.args),
+            "status": labels.request_status(r.status),
+            "message": labels.humanize_all(r.message) if r.message else "",
+        }
+        for r in requests
+    ]
+
+
+def _about_today(sentences: list[str], day: int) -> list[str]:
+    """The sentences of what his character knows that speak of today (its duty of the
+    day, today's theme, a right still open today ...): repeated in "Aujourd'hui"."""
+    today = re.compile(rf"aujourd'hui|du jour|^J{day} |(?:du|au) J{day}(?![\w])", re.IGNORECASE)
+    return [s for s in sentences if today.search(s)]
+
+
+def _split_trials(v: View) -> tuple[list[View], list[View]]:
+    trials = list(reversed(v["trials"]))
+    return (
+        [t for t in trials if t["status"] == "open"],
+        [t for t in trials if t["status"] != "open"],
+    )
 
 
 @player_page
 def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
-    """His character and its rules, his targets, what he was told, his quota and powers."""
-    v = _player_view(request, game, member)
-    requests = member.requests.all()[:50]
-    private = {
-        k: val
-        for k, val in v["me"].items()
-        if k
-        not in {
-            "pseudo",
-            "masked",
-            "alive",
-            "unofficially_unmasked",
-            "asleep_today",
-            "character",
-            "character_fr",
-            "new_extra",
-            "constraint",
-            "power",
-            "jokers_used",
-        }
-    }
+    """Today first (constraint, quota, rights, trials to join, news), then the rest."""
+    seen = _player_view(request, game, member)
+    v = seen.v
+    since = _visit(member)
+    forms = power_forms(game, seen, chorus=False)
+    open_trials, ended_trials = _split_trials(v)
     return render(
         request,
         "games/player.html",
@@ -125,9 +322,18 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "game": game,
             "member": member,
             "v": v,
-            "private": private,
-            "powers": power_forms(game, v, chorus=False),
-            "requests": requests,
+            "today": seen.today,
+            "was": labels.character(v["me"]["was"]) if v["me"].get("was") else "",
+            "private": v["me"].get("private_fr", []),
+            "private_today": _about_today(v["me"].get("private_fr", []), seen.today["day"]),
+            "powers": forms,
+            "power_names": [(p["spec"].name, p["spec"].label) for p in forms],
+            "chorus_actions": [labels.chorus_action(a) for a in seen.today["chorus_actions"]],
+            "msgs": _messages(game, v, since),
+            "since": since,
+            "open_trials": open_trials,
+            "ended_trials": ended_trials,
+            "requests": _request_rows(member.requests.all()[:50]),
             "now": service.game_now(game),
         },
     )
@@ -136,9 +342,15 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
 @player_page
 def chorus(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
     """The chorus of the Unmasked: members, Secretary, today's votes, the vote form."""
-    v = _player_view(request, game, member)
+    seen = _player_view(request, game, member)
+    v = seen.v
     if "chorus" not in v:
         raise Http404(_("Seuls les Démasqués vivants forment le chœur."))
+    c = v["chorus"]
+    votes = [
+        (who, labels.chorus_choice({**vote["args"], "action": vote["action"]}))
+        for who, vote in c["votes_today"].items()
+    ]
     return render(
         request,
         "games/chorus.html",
@@ -146,11 +358,22 @@ def chorus(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "game": game,
             "member": member,
             "v": v,
-            "c": v["chorus"],
-            "powers": power_forms(game, v, chorus=True),
-            "requests": member.requests.filter(action="chorus_vote")[:20],
+            "c": c,
+            "available": [labels.chorus_action(a) for a in c["available"]],
+            "votes": votes,
+            "powers": power_forms(game, seen, chorus=True),
+            "requests": _request_rows(member.requests.filter(action="chorus_vote")[:20]),
         },
     )
+
+
+def _form_data(spec: Spec, post: Any) -> dict[str, Any]:
+    """The posted form as one value per field; items chosen in a list are joined."""
+    data: dict[str, Any] = {k: post.get(k) for k in post}
+    for arg in spec.args:
+        if arg.kind == "items":
+            data[arg.name] = ",".join(x for x in post.getlist(arg.name) if x)
+    return data
 
 
 @require_POST
@@ -159,21 +382,25 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     """A request to the game masters; the time that counts is now (MP receipt)."""
     spec = vocabulary.BY_NAME.get(action)
     if spec is None or not spec.requestable:
-        raise Http404(action)
-    v = _player_view(request, game, member)
-    character = v["me"].get("character") if v["me"].get("masked") else None
-    allowed = {s.name for s in vocabulary.player_powers(character, chorus=False)}
-    if "chorus" in v:
-        allowed |= {s.name for s in vocabulary.player_powers(None, chorus=True)}
+        raise Http404(_("Action inconnue."))
+    seen = _player_view(request, game, member)
+    allowed = {s.name for s in available_specs(seen, chorus=False)}
+    allowed |= {s.name for s in available_specs(seen, chorus=True)}
     back = "chorus" if spec.chorus else "player"
     if action not in allowed:
-        messages.error(request, _("Cette action n'est pas à votre portée."))
+        messages.error(request, _("Cette action n'est pas à votre portée aujourd'hui."))
         return redirect(back, slug=game.slug)
     try:
-        args = vocabulary.parse_args(spec, request.POST)
+        args = vocabulary.parse_args(spec, _form_data(spec, request.POST))
     except RuleViolation as rv:
-        messages.error(request, rv.message)
+        messages.error(request, labels.humanize_all(rv.message))
         return redirect(back, slug=game.slug)
+    if spec.name == "chorus_vote" and args.get("action") not in seen.today["chorus_actions"]:
+        messages.error(request, _("Cette action du chœur n'est pas disponible aujourd'hui."))
+        return redirect(back, slug=game.slug)
+    for arg in spec.args:  # a ruling of the game masters is never the player's to give
+        if arg.ruling:
+            args.pop(arg.name, None)
     Request.objects.create(
         game=game, membership=member, action=action, args=args, created_at=service.game_now(game)
     )
@@ -189,4 +416,4 @@ def withdraw_request(request: HttpRequest, game: Game, member: Membership, pk: i
     req.decided_at = service.now()
     req.save(update_fields=["status", "decided_at"])
     messages.success(request, _("Demande retirée."))
-    return redirect("player", slug=game.slug)
+    return redirect("chorus" if req.action == "chorus_vote" else "player", slug=game.slug)

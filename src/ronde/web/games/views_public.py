@@ -50,5 +50,17 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/public.html",
-        {"game": game, "v": v, "announcement_days": list(days.items())[::-1]},
+        {
+            "game": game,
+            "v": v,
+            "announcement_days": list(days.items())[::-1],
+            "is_player": request.user.is_authenticated
+            and Membership.objects.filter(
+                game=game, user_id=request.user.pk, revoked_at__isnull=True
+            ).exists(),
+            "is_gm": request.user.is_authenticated
+            and GameMaster.objects.filter(game=game, user_id=request.user.pk).exists(),
+            "open_trials": [t for t in v["trials"][::-1] if t["status"] == "open"],
+            "ended_trials": [t for t in v["trials"][::-1] if t["status"] != "open"],
+        },
     )

@@ -7,9 +7,7 @@ from typing import Any
 from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as gettext_now
-from django.utils.translation import gettext_lazy as _
 
 from ronde.engine.names import BY_ID
 
@@ -18,29 +16,29 @@ register = template.Library()
 
 @register.filter
 def character(cid: object) -> str:
-    """The name of a character id in the active language (French by default)."""
+    """The French name of a character id."""
     if cid is None:
         return ""
     row = BY_ID.get(str(cid))
     if row is None:
         return str(cid)
-    return row.en if (get_language() or "fr").startswith("en") else row.fr
-
-
-STATUSES = {
-    "open": _("ouvert"),
-    "just": _("juste"),
-    "unjust": _("injuste"),
-    "lapsed": _("caduc"),
-    "cancelled": _("annulé"),
-    "void": _("sans objet"),
-}
+    return row.fr
 
 
 @register.filter
 def status(code: object) -> str:
-    """A trial's status in the active language."""
-    return str(STATUSES.get(str(code), str(code)))
+    """A trial's status in French."""
+    from ..labels import trial_status
+
+    return trial_status(code)
+
+
+@register.filter
+def fr(text: object) -> str:
+    """An engine text with any identifier it quotes put in French (game masters' to-do)."""
+    from ..labels import humanize_all
+
+    return humanize_all(str(text))
 
 
 @register.filter

@@ -1,0 +1,112 @@
+"""What a player may and must do today: a read-only view for his page's "Aujourd'hui".
+
+Plain data (French texts where a text is shown), computed from the rules
+(:mod:`ronde.engine.trials`, :mod:`ronde.engine.constraints`) for the player's
+own seat only: his constraint of the day and its verdict once the game masters
+recorded one, what his quota still allows, the anonymous right he holds now,
+whether he may open a trial, his Jokers, the trials where he may still
+complain (from the public facts and his own legal targets), and the chorus's
+actions available today when he is one of the Unmasked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .characters import character_of
+from .chorus import available
+from .clock import LAST_DAY, format_time
+from .constraints import constraint_range, covered
+from .errors import RuleViolation
+from .ronde import revived
+from .state import GameState
+from .trials import anonymous_right, legal_targets, quota_refusal
+from .unmasking import held_by, hidden_unmaskings
+
+View = dict[str, Any]
+
+#: Jokers a character may use in a game (R6.10)
+JOKERS = 2
+
+
+def today_view(g: GameState, seat: str) -> View:
+    """The "today" summary of the player at ``seat``.
+
+    Keys: ``day``; ``constraint`` (``None`` without a constraint today, else
+    ``text``, ``covered`` (why it is not checked today, or ``None``) and
+    ``verdict`` (``True``/``False`` once recorded, else ``None``)); ``asleep``;
+    ``active`` (may take part in trials); ``can_act``, ``used``; ``may_open``
+    (and ``open_refusal``, French, when he may not); ``anonymous`` (he holds an
+    anonymous right now); ``jokers_left`` (``None``: no Jokers); ``complain_in``:
+    the open trials where he may still complain (number, accused, supposed,
+    deadline); ``chorus_actions``: the chorus's actions available today (members
+    only).
+    """
+    p = g.players[seat]
+    day = g.day()
+    module = character_of(p)
+    out: View = {"day": day, "asleep": seat in g.asleep.get(day, set())}
+    span = constraint_range(g, p) if g.days_closed >= 1 else None
+    if span is not None and span[0] <= day <= span[1] and module.constraint_fr:
+        verdicts: dict[tuple[str, int], tuple[bool, Any]] = g.flags.get("verdicts", {})
+        verdict = verdicts.get((seat, day))
+        out["constraint"] = {
+            "text": module.constraint_fr,
+            "covered": covered(g, seat, day),
+            "verdict": None if verdict is None else bool(verdict[0]),
+        }
+    else:
+        out["constraint"] = None
+    active = p.masked and p.unofficial is None and not out["asleep"] and g.days_closed >= 1
+    active = active and not g.game_ended
+    out["active"] = active
+    out["used"] = len(p.actions.get(g.action_day(g.clock) if g.clock else 0, []))
+    out["can_act"] = active and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
+    refusal: str | None = None
+    if not active:
+        refusal = "Vous ne pouvez pas ouvrir de Procès aujourd'hui."
+    else:
+        try:
+            module.check_open(g, p, anonymous=False)
+        except RuleViolation as rv:
+            refusal = rv.message
+        if refusal is None:
+            refusal = quota_refusal(g, p, opening=True, anonymous=p.new_extra)
+    out["may_open"] = refusal is None
+    out["open_refusal"] = refusal
+    out["anonymous"] = bool(
+        active
+        and anonymous_right(g, p, opening=False)
+        and quota_refusal(g, p, opening=False, anonymous=True) is None
+    )
+    if p.masked and module.jokers_allowed(g, p):
+        used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
+        out["jokers_left"] = max(0, JOKERS - used)
+    else:
+        out["jokers_left"] = None
+    complain_in: list[View] = []
+    if out["can_act"]:
+        with revived(g, hidden_unmaskings(g).values()):
+            targets = legal_targets(g, p, anonymous=False)
+        for t in g.trials:
+            if t.status != "open" and held_by(g, t) is None:  # shown open until announced
+                continue
+            if seat in t.accused or t.opener == seat:
+                continue
+            if any(c.author == seat for c in t.complaints):
+                continue
+            if t.supposed not in targets:
+                continue
+            complain_in.append(
+                {
+                    "number": t.number,
+                    "accused": [g.pseudo(s) for s in t.accused],
+                    "supposed": t.supposed,
+                    "deadline": format_time(g.start, t.deadline),
+                }
+            )
+    out["complain_in"] = complain_in
+    out["chorus_actions"] = (
+        sorted(available(g)) if not p.masked and p.alive and day < LAST_DAY else []
+    )
+    return out
