@@ -201,6 +201,7 @@ REQUEST_ARGS: dict[str, dict[str, Any]] = {
     "accuse_monster": {"player": "Bob"},
     "declare_not": {"player": "Bob"},
     "declare_destiny": {"list": ["alice", "woody"]},
+    "shift_destiny": {"append": "halus"},
     "designate": {"character": "halus"},
     "last_breath": {"character": "halus"},
     "guess_ronde": {"order": ["alice", "woody", "pierrot"]},
