@@ -18,18 +18,30 @@ class Context:
     afterwards, so a refused command changes nothing.
     """
 
-    def __init__(self, g: GameState, now: datetime, emit: Callable[[Event], None]) -> None:
+    def __init__(
+        self, g: GameState, now: datetime, emit: Callable[[Event], None], key: str = ""
+    ) -> None:
         self.g = g
         self.now = now
         self._emit = emit
+        #: the identity of what acts: the recorded command or the timer (see ``rng``)
+        self.key = key
+        self._draws: dict[str, int] = {}
 
     def emit(self, event: Event) -> None:
         self._emit(event)
 
     def rng(self, salt: str = "") -> random.Random:
-        """A random generator derived from the game's recorded seed, the event count
-        and ``salt``: draws are deterministic on replay and recorded in the events."""
-        return random.Random(f"{self.g.seed}:{self.g.event_count}:{salt}")
+        """A random generator derived from the game's recorded seed, the identity of the
+        command or timer that draws (``key``), ``salt`` and how many draws with that salt
+        this command or timer made before.
+
+        Never from the position in the log: inserting an unrelated action in the past (a
+        correction by replay) leaves every later draw as it was. The results are
+        recorded in the events, so a replay from events never draws again."""
+        n = self._draws.get(salt, 0)
+        self._draws[salt] = n + 1
+        return random.Random(f"{self.g.seed}|{self.key}|{salt}|{n}")
 
     def award(
         self, seat: str, points: int, reason: str, rule: str, trial: int | None = None

@@ -9,6 +9,7 @@ rebuilds the same state from a log without deciding anything again.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
@@ -183,6 +184,24 @@ def validate_setup(
     return resolved, slots
 
 
+TIMER_KINDS = ("expiry", "cutoff", "day_end", "end_of_play")
+
+
+def timer_key(kind: int, when: datetime, arg: int) -> str:
+    """The identity of a timer for its draws: its kind, its instant and its argument
+    (the trial that expires, the day that ends)."""
+    return f"timer:{TIMER_KINDS[kind]}:{when.astimezone(UTC).isoformat()}:{arg}"
+
+
+def command_key(cmd: Command) -> str:
+    """The identity of a recorded command for its draws (``Context.rng``): its verb, its
+    author, its instant and its arguments in a canonical form. Two identical commands
+    at one instant are told apart by their order (``Game.execute``)."""
+    args = json.dumps(dict(cmd.args), sort_keys=True, ensure_ascii=False, default=str)
+    at = cmd.at.astimezone(UTC).isoformat()
+    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:{at}:{args}"
+
+
 class Game:
     """One game: its state and its event log (in memory).
 
@@ -196,6 +215,10 @@ class Game:
         self.state: GameState = new_state(created, catalog)
         self.log: list[Event] = [created]
         self._actions = all_actions()
+        # identical commands accepted at the current instant (their draws differ, see
+        # ``command_key``); an identical command at a later instant is another key anyway
+        self._seen_at: datetime | None = None
+        self._seen: dict[str, int] = {}
 
     # -- creation and replay ----------------------------------------------------------
     @classmethod
@@ -278,7 +301,7 @@ class Game:
             if nxt is None or nxt[0] > t:
                 break
             when, kind, arg = nxt
-            ctx = Context(self.state, when, self._emit)
+            ctx = Context(self.state, when, self._emit, timer_key(kind, when, arg))
             if kind == 0:
                 trial = self.state.trial(arg)
                 assert trial is not None
@@ -361,7 +384,11 @@ class Game:
         if entry is None:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
-        ctx = Context(g, cmd.at, self._emit)
+        key = command_key(cmd)
+        if self._seen_at != cmd.at:
+            self._seen_at, self._seen = cmd.at, {}
+        occurrence = self._seen.get(key, 0)
+        ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         try:
@@ -370,6 +397,7 @@ class Game:
             if len(self.log) == start:
                 g.clock = previous_clock
             raise
+        self._seen[key] = occurrence + 1
         return self.log[start:]
 
     def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
