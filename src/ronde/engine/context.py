@@ -27,6 +27,9 @@ class Context:
         #: the identity of what acts: the recorded command or the timer (see ``rng``)
         self.key = key
         self._draws: dict[str, int] = {}
+        #: the trial whose verdict's consequences are being recorded: their messages
+        #: wait for its announcement (``data["held"]``, A77)
+        self.held: int | None = None
 
     def emit(self, event: Event) -> None:
         self._emit(event)
@@ -61,6 +64,8 @@ class Context:
         A message to a player whose channel is public (the Diva from J2, R7.14.1:
         ``g.flags["public_channel"]``) is published on the town forum instead.
         """
+        if self.held is not None:
+            data["held"] = self.held
         public = set(self.g.flags.get("public_channel", ()))
         private = tuple(s for s in seats if s not in public)
         if private or not seats:
@@ -80,6 +85,8 @@ class Context:
 
     def announce(self, kind: str, text: str, **data: object) -> None:
         """A public announcement on the town forum (R8.1, R4.11)."""
+        if self.held is not None:
+            data["held"] = self.held
         self.emit(
             MessageSent(at=self.now, to=(), kind=kind, text=text, data=dict(data), public=True)
         )

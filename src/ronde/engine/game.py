@@ -420,6 +420,8 @@ class Game:
                 raise AssertionError("unreachable")
             if not g.game_ended:  # in a closed game the handler refuses (R5.17 order)
                 check_arguments(cmd)
+                if trials.is_trial_action(cmd.action, cmd.args):
+                    trials.check_not_awaiting(g, seat)
             handler(ctx, cmd, seat)
 
     def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:

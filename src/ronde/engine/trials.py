@@ -7,6 +7,8 @@ a rule of the trial itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .characters import REGISTRY, character_of
 from .commands import Command
 from .context import Context
@@ -74,6 +76,47 @@ def check_active(g: GameState, p: Player) -> None:
         raise RuleViolation("actor_unmasked", f"{p.pseudo} est officieusement démasqué (R4.15).")
     if p.seat in g.asleep.get(g.day(), set()):
         raise RuleViolation("asleep", f"{p.pseudo} est endormi aujourd'hui.")
+
+
+def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
+    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
+    (not once the game masters gave him a new mask after it, R8.16)."""
+    p = g.players[seat]
+    for t in g.trials:
+        if t.concluded and not t.announced and seat in t.accused:
+            remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
+            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
+                continue
+            return t
+    return None
+
+
+def check_not_awaiting(g: GameState, seat: str) -> None:
+    """A77 ``frozen``: the accused of a verdict not yet announced takes no trial action
+    (opening, complaint, a power aimed at a trial), refused alike whatever the outcome.
+
+    Raises:
+        RuleViolation: ``actor_unmasked``.
+    """
+    t = awaiting_verdict(g, seat)
+    if t is not None and g.opt("A77") == "frozen":
+        raise RuleViolation(
+            "actor_unmasked",
+            f"{g.pseudo(seat)} attend l'annonce du verdict du Procès n°{t.number} : "
+            "aucune action de Procès d'ici là (A77).",
+        )
+
+
+#: trial actions (A77): the player actions that are not a power aimed at a trial though
+#: they name one (a post in a trial topic is an opinion, R4.5)
+NOT_TRIAL_ACTIONS = frozenset({"post"})
+
+
+def is_trial_action(action: str, args: Mapping[str, object]) -> bool:
+    """Opening, complaining, or a power aimed at a trial (it names one)."""
+    if action in ("open_trial", "complain"):
+        return True
+    return "trial" in args and action not in NOT_TRIAL_ACTIONS
 
 
 def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:
@@ -478,6 +521,18 @@ def end_trial(
             concluded=concluded,
         )
     )
+    held = ctx.held
+    if concluded and held is None:  # its messages wait for the announcement (A77)
+        ctx.held = t.number
+    try:
+        _apply_end(ctx, t, status, bool(truth), concluded=concluded)
+    finally:
+        ctx.held = held
+
+
+def _apply_end(ctx: Context, t: Trial, status: str, truth: bool, *, concluded: bool) -> None:
+    """The consequences of ``t``'s end: unmasking, points, moot trials, hooks."""
+    g = ctx.g
     unmasked: list[str] = []
     if status == "just":
         for s in t.accused:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from .characters import REGISTRY, character_of
 from .context import Context
 from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
@@ -127,6 +130,74 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
         return out
 
     return g.memoized("hidden_unmaskings", compute)
+
+
+#: flags that hold what players recorded (votes), never a verdict's consequence: a vote at
+#: the verdict's instant stays visible
+VOTES = frozenset({"investigate_votes"})
+
+
+def pending_verdicts(g: GameState) -> set[int]:
+    """Trials concluded whose verdict the game masters have not announced yet (R4.8)."""
+    return {t.number for t in g.trials if t.concluded and not t.announced}
+
+
+@contextmanager
+def before_verdicts(g: GameState) -> Iterator[None]:
+    """Within the block, the state as players and the public know it while verdicts are
+    not announced (A77): the accused a verdict unmasked is masked again with his
+    character, out of the chorus, not the Secretary, not counted among the unmasked
+    Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
+    the chorus inherits ...) are as before them. A read-only what-if for views: the
+    state is restored on exit."""
+    pending = pending_verdicts(g)
+    hidden = hidden_unmaskings(g)
+    if not pending:
+        yield
+        return
+    saved_players = []
+    for seat, character in hidden.items():
+        p = g.players[seat]
+        saved_players.append((p, p.masked, p.character, p.new_extra, p.unmask_count))
+        p.masked, p.character, p.unmask_count = True, character, p.unmask_count - 1
+        p.new_extra = character == "extra" and p.transfigured_day is not None
+    saved = (
+        dict(g.revealed),
+        g.secretary,
+        g.extra_unmaskings,
+        g.original_extra_unmaskings,
+        g.flags,
+    )
+    for seat, character in hidden.items():
+        del g.revealed[seat]
+        if character == "extra":
+            g.extra_unmaskings -= 1
+            if g.players[seat].transfigured_day is None:
+                g.original_extra_unmaskings -= 1
+    if g.secretary in hidden:
+        # the engine made him the Secretary (R8.12): the public would see the next one
+        order = g.unmask_order
+        last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
+        g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
+    flags = dict(g.flags)
+    for number in sorted(pending, reverse=True):
+        before, later = g.verdict_flags.get(number, ({}, None))
+        then = g.flags if later is None else later
+        for key in (set(before) | set(then)) - VOTES:
+            if before.get(key) != then.get(key) and flags.get(key) == then.get(key):
+                if key in before:
+                    flags[key] = before[key]
+                else:
+                    flags.pop(key, None)
+    g.flags = flags
+    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    try:
+        yield
+    finally:
+        for p, masked, was, new_extra, count in saved_players:
+            p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
+        g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
+        g.live_cache, g.memo_cache = (-1, frozenset()), {}
 
 
 MOOT = "moot:"

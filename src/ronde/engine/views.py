@@ -16,8 +16,14 @@ from .constraints import constraint_range, covered
 from .names import french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
-from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
-from .unmasking import held_by, hidden_unmaskings
+from .trials import (
+    anonymous_right,
+    awaiting_verdict,
+    legal_targets,
+    quorum_count,
+    quota_refusal,
+)
+from .unmasking import before_verdicts, held_by, hidden_unmaskings, pending_verdicts
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -83,10 +89,16 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
     return out
 
 
+def _held(g: GameState, data: dict[str, Any]) -> bool:
+    """A message a verdict's consequences sent, waiting for its announcement (A77)."""
+    held = data.get("held")
+    return held is not None and held in pending_verdicts(g)
+
+
 def _messages_for(g: GameState, seat: str) -> list[View]:
     out = []
-    for at, to, kind, text, _data, public in g.messages:
-        if public or seat in to:
+    for at, to, kind, text, data, public in g.messages:
+        if (public or seat in to) and not _held(g, data):
             out.append(
                 {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
             )
@@ -101,7 +113,14 @@ def _known(g: GameState, p: Player) -> dict[str, str]:
 
 
 def player_view(g: GameState, seat: str) -> View:
-    """What the player at ``seat`` may know now."""
+    """What the player at ``seat`` may know now: nothing that depends on a verdict the
+    game masters have not announced (A77, :func:`before_verdicts`)."""
+    awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+    with before_verdicts(g):
+        return _player_view(g, seat, awaiting=awaiting)
+
+
+def _player_view(g: GameState, seat: str, *, awaiting: bool) -> View:
     p = g.players[seat]
     revealed = g.days_closed >= 1
     module = character_of(p)
@@ -133,6 +152,7 @@ def player_view(g: GameState, seat: str) -> View:
     can_act = (
         p.masked
         and p.unofficial is None
+        and not awaiting
         and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
     )
     out: View = {
@@ -159,16 +179,25 @@ def player_view(g: GameState, seat: str) -> View:
     if not p.masked and p.alive:
         out["chorus"] = chorus_view(g, seat)
     if g.opt("A70") == "public" or g.game_ended:
-        out["scoreboard"] = scoreboard(g)
+        out["scoreboard"] = scoreboard(g, public=True)
     return out
 
 
 def chorus_view(g: GameState, seat: str) -> View:
     """What a member of the chorus sees: members, Secretary, today's votes (R8.5, R8.6)."""
+    with before_verdicts(g):
+        return _chorus_view(g, seat)
+
+
+def _chorus_view(g: GameState, seat: str) -> View:
     from .chorus import available
 
     day = g.day()
-    votes = g.chorus_votes.get(day, {})
+    # with Woody unmasked the investigation votes are kept apart (R7.12.5): shown here
+    # with the others, one line a member (his investigation vote last)
+    apart = g.flags.get("investigate_votes", {}).get(day, {})
+    members = set(g.chorus())  # (a vote by an accused whose verdict is not public: hidden)
+    votes = {s: v for s, v in {**g.chorus_votes.get(day, {}), **apart}.items() if s in members}
     hidden = set(hidden_unmaskings(g)) - {seat}  # not yet publicly unmasked (R4.8)
     return {
         "members": sorted(g.pseudo(s) for s in g.chorus() if s not in hidden),
@@ -191,6 +220,11 @@ def chorus_view(g: GameState, seat: str) -> View:
 
 def public_view(g: GameState) -> View:
     """The public board: trials, verdicts, the unmasked and their cause, announcements."""
+    with before_verdicts(g):
+        return _public_view(g)
+
+
+def _public_view(g: GameState) -> View:
     return {
         "kind": PUBLIC,
         "day": g.day(),
@@ -199,24 +233,38 @@ def public_view(g: GameState) -> View:
         "known": {g.pseudo(s): c for s, c in public_identities(g).items()},
         "announcements": [
             {"time": format_time(g.start, at), "kind": kind, "text": text}
-            for at, _to, kind, text, _d, public in g.messages
-            if public
+            for at, _to, kind, text, data, public in g.messages
+            if public and not _held(g, data)
         ],
         "ended": g.game_ended,
-        **({"scoreboard": scoreboard(g)} if g.opt("A70") == "public" or g.game_ended else {}),
+        **(
+            {"scoreboard": scoreboard(g, public=True)}
+            if g.opt("A70") == "public" or g.game_ended
+            else {}
+        ),
     }
 
 
-def scoreboard(g: GameState) -> list[View]:
-    """Players ranked by score, ties sharing a rank (A72)."""
-    rows = sorted(g.players.values(), key=lambda p: (-p.points, p.pseudo.casefold()))
+def scoreboard(g: GameState, *, public: bool = False) -> list[View]:
+    """Players ranked by score, ties sharing a rank (A72); ``public``: without the points
+    of verdicts not yet announced (A77)."""
+    pending = pending_verdicts(g) if public else set()
+
+    def points(p: Player) -> int:
+        if not pending:
+            return p.points
+        return sum(line.points for line in p.lines if line.trial not in pending)
+
+    rows = sorted(
+        ((points(p), p) for p in g.players.values()), key=lambda r: (-r[0], r[1].pseudo.casefold())
+    )
     out: list[View] = []
     rank = 0
     last: int | None = None
-    for i, p in enumerate(rows, 1):
-        if p.points != last:
-            rank, last = i, p.points
-        out.append({"rank": rank, "player": p.pseudo, "points": p.points})
+    for i, (score, p) in enumerate(rows, 1):
+        if score != last:
+            rank, last = i, score
+        out.append({"rank": rank, "player": p.pseudo, "points": score})
     return out
 
 
