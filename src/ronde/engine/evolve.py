@@ -47,6 +47,7 @@ from .events import (
 )
 from .items import ItemCatalog
 from .names import fold_name
+from .ronde import live_slots
 from .state import CHORUS, Complaint, GameState, Player, ScoreLine, Trial
 
 
@@ -92,6 +93,8 @@ def _trial_opened(g: GameState, e: TrialOpened) -> None:
     )
     if e.kind:
         t.flags["right"] = e.kind  # the anonymous right used to open it (R5.8)
+    if e.supposed in g.ronde and e.supposed not in live_slots(g):
+        t.flags["named_unmasked"] = True  # only possible with A75 ``any_unmasked``
     g.trials.append(t)
     if e.opener != CHORUS:
         p = g.players[e.opener]

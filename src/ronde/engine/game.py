@@ -123,6 +123,21 @@ def _power(owner: str, name: str) -> Handler:
 RESERVED_NAMES = frozenset({"chorus", "choeur", "public", "game_master", "engine"})
 
 
+#: A76: 28 players fill the cast of R1.6; 29 to 32 seat 1 to 4 more Extras
+FULL_CAST = 28
+MAX_PLAYERS = 32
+EXTRAS = 6
+
+
+def too_many_players(n: int) -> str:
+    """The French refusal for a roster beyond 32 players (A76)."""
+    return (
+        f"{n} joueurs : c'est trop. La distribution compte {FULL_CAST} places et accueille "
+        f"au plus {MAX_PLAYERS - FULL_CAST} Figurants de plus, soit {MAX_PLAYERS} joueurs "
+        "au maximum (A76)."
+    )
+
+
 def validate_setup(
     players: list[str],
     cast: Mapping[str, str],
@@ -138,6 +153,8 @@ def validate_setup(
         raise RuleViolation("invalid_argument", "Aucun joueur.")
     if not game_masters:
         raise RuleViolation("invalid_argument", "Il faut au moins un MJ.")
+    if len(players) > MAX_PLAYERS:
+        raise RuleViolation("invalid_argument", too_many_players(len(players)))
     resolved = {p: resolve_character(c) for p, c in cast.items()}
     missing = [p for p in players if p not in resolved]
     if missing:
@@ -160,6 +177,14 @@ def validate_setup(
         limit = 2 if c == "decorators" else 1
         if n > limit:
             raise RuleViolation("invalid_argument", f"{french_name(c)} est tenu par {n} joueurs.")
+    extras = counts.get("extra", 0)
+    allowed = EXTRAS + max(0, len(players) - FULL_CAST)
+    if extras > allowed:
+        raise RuleViolation(
+            "invalid_argument",
+            f"{extras} Figurants pour {len(players)} joueurs : au plus {allowed} "
+            f"({EXTRAS}, plus un par joueur au-delà de {FULL_CAST}, A76).",
+        )
     for c in slots:
         if c not in counts:
             raise RuleViolation("invalid_argument", f"Personne n'incarne {french_name(c)}.")

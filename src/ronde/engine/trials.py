@@ -159,6 +159,8 @@ def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) ->
 def accusation_truth(g: GameState, t: Trial) -> bool:
     """Whether the accusation is true now (R4.9 with its overrides, R9.25)."""
     accused = [g.players[s] for s in t.accused]
+    if g.opt("A75") == "any_unmasked" and t.flags.get("named_unmasked"):
+        return False  # an unmasked Character named (A75): UNJUST, Revenant or not
     for a in accused:
         override = character_of(a).accusation_true(g, a, t)
         if override is not None:
@@ -409,6 +411,8 @@ def complaint_closed(g: GameState, t: Trial) -> str | None:
         return "Les 24 heures de ce Procès sont écoulées."
     if t.status == "open":
         return None
+    if t.flags.get("shortened_by"):  # closed at the shortening, announced or not (R7.7.4)
+        return "Ce Procès a été écourté : plus aucune plainte n'est reçue."
     if t.concluded and not t.announced:
         return None
     return "Ce Procès est terminé."
