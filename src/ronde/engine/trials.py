@@ -20,6 +20,7 @@ from .state import CHORUS, Complaint, GameState, Player, Trial
 from .unmasking import (
     MOOT,
     announce_unmasking,
+    awaiting_verdict,
     held_by,
     hidden_unmaskings,
     settle_unofficial,
@@ -76,19 +77,6 @@ def check_active(g: GameState, p: Player) -> None:
         raise RuleViolation("actor_unmasked", f"{p.pseudo} est officieusement démasqué (R4.15).")
     if p.seat in g.asleep.get(g.day(), set()):
         raise RuleViolation("asleep", f"{p.pseudo} est endormi aujourd'hui.")
-
-
-def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
-    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
-    (not once the game masters gave him a new mask after it, R8.16)."""
-    p = g.players[seat]
-    for t in g.trials:
-        if t.concluded and not t.announced and seat in t.accused:
-            remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
-            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
-                continue
-            return t
-    return None
 
 
 def check_not_awaiting(g: GameState, seat: str) -> None:
@@ -682,6 +670,8 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
     for other in ctx.g.trials:
         if other.reason == f"{MOOT}{t.number}":
             _announce_end(ctx, other, other.status)
+    # a failure while the verdict waited takes effect now (R4.15, A77)
+    settle_unofficial(ctx, t)
     notify_new_targets(ctx)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from .characters import REGISTRY, character_of
 from .context import Context
@@ -55,7 +56,11 @@ def unmask(
     day = cause_day if cause_day is not None else g.day(ctx.now)
     if module.escapes_unmasking(g, p, cause, trial, day):
         return False
-    accused_now = any(seat in t.accused for t in g.open_trials())
+    # (also while a verdict against him awaits its announcement: his unmasking for a
+    # failure would otherwise tell the outcome, A77)
+    accused_now = (
+        any(seat in t.accused for t in g.open_trials()) or awaiting_verdict(g, seat) is not None
+    )
     if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
         ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
         return False
@@ -137,6 +142,46 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
 VOTES = frozenset({"investigate_votes"})
 
 
+def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
+    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
+    (not once the game masters gave him a new mask after it, R8.16)."""
+    p = g.players[seat]
+    for t in g.trials:
+        if t.concluded and not t.announced and seat in t.accused:
+            remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
+            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
+                continue
+            return t
+    return None
+
+
+_MISSING = object()
+
+
+def _undo(
+    current: dict[str, Any], before: dict[str, Any], then: dict[str, Any], skip: frozenset[str]
+) -> None:
+    """Take out of ``current`` (in place) what changed from ``before`` to ``then``, and
+    keep what changed since: element by element in sets, key by key in mappings."""
+    for key in (set(before) | set(then)) - skip:
+        old, new = before.get(key, _MISSING), then.get(key, _MISSING)
+        if old == new:
+            continue
+        now = current.get(key, _MISSING)
+        if isinstance(new, set | frozenset) and isinstance(now, set | frozenset):
+            was = old if isinstance(old, set | frozenset) else set()
+            current[key] = type(now)((now - (new - was)) | (was - new))
+        elif isinstance(new, dict) and isinstance(now, dict):
+            inner = dict(now)
+            _undo(inner, old if isinstance(old, dict) else {}, new, frozenset())
+            current[key] = inner
+        elif now == new:
+            if old is _MISSING:
+                current.pop(key, None)
+            else:
+                current[key] = old
+
+
 def pending_verdicts(g: GameState) -> set[int]:
     """Trials concluded whose verdict the game masters have not announced yet (R4.8)."""
     return {t.number for t in g.trials if t.concluded and not t.announced}
@@ -183,12 +228,7 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     for number in sorted(pending, reverse=True):
         before, later = g.verdict_flags.get(number, ({}, None))
         then = g.flags if later is None else later
-        for key in (set(before) | set(then)) - VOTES:
-            if before.get(key) != then.get(key) and flags.get(key) == then.get(key):
-                if key in before:
-                    flags[key] = before[key]
-                else:
-                    flags.pop(key, None)
+        _undo(flags, before, then, skip=VOTES)
     g.flags = flags
     g.live_cache, g.memo_cache = (-1, frozenset()), {}
     try:

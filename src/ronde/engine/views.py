@@ -8,6 +8,7 @@ what the rules told him, and the public board; the public sees the board.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from .characters import character_of
@@ -18,12 +19,17 @@ from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import (
     anonymous_right,
-    awaiting_verdict,
     legal_targets,
     quorum_count,
     quota_refusal,
 )
-from .unmasking import before_verdicts, held_by, hidden_unmaskings, pending_verdicts
+from .unmasking import (
+    awaiting_verdict,
+    before_verdicts,
+    held_by,
+    hidden_unmaskings,
+    pending_verdicts,
+)
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -95,10 +101,16 @@ def _held(g: GameState, data: dict[str, Any]) -> bool:
     return held is not None and held in pending_verdicts(g)
 
 
-def _messages_for(g: GameState, seat: str) -> list[View]:
+def _messages_for(g: GameState, seat: str, chorus_since: datetime | None = None) -> list[View]:
+    """The messages ``seat`` may read; ``chorus_since``: he is in the chorus since then
+    by a verdict not yet announced, and what the chorus was sent since waits (A77)."""
     out = []
     for at, to, kind, text, data, public in g.messages:
         if (public or seat in to) and not _held(g, data):
+            if chorus_since is not None and not public and at >= chorus_since:
+                others = [s for s in to if s != seat]
+                if others and all(not g.players[s].masked for s in others):
+                    continue
             out.append(
                 {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
             )
@@ -115,12 +127,14 @@ def _known(g: GameState, p: Player) -> dict[str, str]:
 def player_view(g: GameState, seat: str) -> View:
     """What the player at ``seat`` may know now: nothing that depends on a verdict the
     game masters have not announced (A77, :func:`before_verdicts`)."""
-    awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+    pending = awaiting_verdict(g, seat)
+    awaiting = g.opt("A77") == "frozen" and pending is not None
+    since = pending.ended_at if pending is not None and seat in hidden_unmaskings(g) else None
     with before_verdicts(g):
-        return _player_view(g, seat, awaiting=awaiting)
+        return _player_view(g, seat, awaiting=awaiting, chorus_since=since)
 
 
-def _player_view(g: GameState, seat: str, *, awaiting: bool) -> View:
+def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datetime | None) -> View:
     p = g.players[seat]
     revealed = g.days_closed >= 1
     module = character_of(p)
@@ -128,7 +142,8 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool) -> View:
         "pseudo": p.pseudo,
         "masked": p.masked,
         "alive": p.alive,
-        "unofficially_unmasked": p.unofficial is not None,
+        # (not while a verdict against him awaits its announcement: A77)
+        "unofficially_unmasked": p.unofficial is not None and not awaiting,
         "asleep_today": seat in g.asleep.get(g.day(), set()),
         # the character his own unmasking revealed (he knows it; R8.1)
         "was": g.revealed.get(seat) if not p.masked else None,
@@ -166,7 +181,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool) -> View:
         "quota": {"used_today": used, "can_act": bool(can_act)},
         "known": _known(g, p),
         "trials": [_trial_public(g, t, seat) for t in g.trials],
-        "messages": _messages_for(g, seat),
+        "messages": _messages_for(g, seat, chorus_since),
         "guess_made": p.guess is not None,
     }
     if g.opt("A70") in ("own_score", "public") or g.game_ended:
