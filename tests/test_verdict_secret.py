@@ -7,7 +7,7 @@ player's view (the chorus's page included) and the public board must be the same
 in both, right after the conclusion and after each later command both accept,
 until the announcement; the accused's trial actions are refused alike.
 
-Known limit (seeds 5 to 9 and 13 show it): a rule that fires later, before the
+Known limit (seeds 7, 8 and 13 show it): a rule that fires later, before the
 announcement, and reads the outcome (a third party's duty at midnight that the
 verdict's unmasking fulfilled or voided, the Decorators' contest, a Devil's Advocate
 defence of the accused) still differs; so do refusals of third parties' commands that
@@ -103,7 +103,7 @@ def both(created: GameCreated, commands: list[Command], number: int) -> tuple[Ga
     return a, b
 
 
-@pytest.mark.parametrize("seed", [3, 4, 10])
+@pytest.mark.parametrize("seed", [3, 5, 6, 9])
 def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     with recording() as commands:
         res = play(28, random.Random(seed))

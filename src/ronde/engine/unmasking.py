@@ -156,6 +156,8 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
 
 
 _MISSING = object()
+#: states being read through :func:`before_verdicts` (it nests: views call views)
+_INSIDE: set[int] = set()
 
 
 def _undo(
@@ -197,9 +199,10 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     state is restored on exit."""
     pending = pending_verdicts(g)
     hidden = hidden_unmaskings(g)
-    if not pending:
+    if not pending or id(g) in _INSIDE:  # nothing hidden, or already read as known
         yield
         return
+    _INSIDE.add(id(g))
     saved_players = []
     for seat, character in hidden.items():
         p = g.players[seat]
@@ -238,6 +241,7 @@ def before_verdicts(g: GameState) -> Iterator[None]:
             p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
         g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
         g.live_cache, g.memo_cache = (-1, frozenset()), {}
+        _INSIDE.discard(id(g))
 
 
 MOOT = "moot:"
