@@ -146,3 +146,48 @@ def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
             assert not diff, f"trial {number} after {cmd} (seed {seed}):\n" + "\n".join(diff[:20])
             checked += 1
     assert checked >= len(cases)
+
+
+def test_a_verdicts_messages_wait_for_its_announcement() -> None:
+    """The Pianist's fall by a JUST verdict (a public message of its consequences) is
+    neither on the board nor in the forum bridge's list until the announcement, then
+    follows the verdict's own announcement."""
+    from datetime import date
+
+    from ronde.engine.clock import parse_time
+    from ronde.forum.render import forum_messages
+
+    start = date(2026, 12, 1)
+    cast = {
+        "Ana": "alice",
+        "Bob": "woody",
+        "Pia": "pianist",
+        "Dan": "halus",
+        "Eve": "little_mermaid",
+        "Fay": "polichinelle",
+        "Gus": "guignol",
+        "Hal": "revenant",
+        "Ida": "extra",
+        "Jon": "extra",
+        "Kim": "extra",
+        "Lou": "extra",
+    }
+    ronde = ["alice", "woody", "pianist", "halus", "little_mermaid"]
+    ronde += ["polichinelle", "guignol", "revenant"]
+    game = Game.create(start=start, cast=cast, ronde=ronde, catalog=CATALOG, seed=7)
+    game.act("open_trial", "Ana", parse_time("J2 10:00", start), against="Pia", **{"as": "pianist"})
+    for i, who in enumerate(["Ida", "Jon", "Kim", "Lou"]):
+        game.act("complain", who, parse_time(f"J2 10:1{i}", start), trial=1)
+    assert game.state.trial(1).status == "just"  # type: ignore[union-attr]
+    board = " ".join(a["text"] for a in view(game.state, "public")["announcements"])
+    assert "tombé" not in board
+    assert "pianist_fallen" not in {m["kind"] for m in forum_messages(game)}
+    assert "chorus" not in view(game.state, "Pia") and view(game.state, "Pia")["me"]["masked"]
+    announced = parse_time("J2 12:00", start)
+    game.act("announce", "Mj", announced, trial=1)
+    board = " ".join(a["text"] for a in view(game.state, "public")["announcements"])
+    assert "Le Pianiste est tombé" in board
+    kinds = [m["kind"] for m in forum_messages(game)]
+    assert kinds.index("pianist_fallen") > kinds.index("trial_ended")
+    fallen = next(m for m in forum_messages(game) if m["kind"] == "pianist_fallen")
+    assert fallen["at"] == announced.isoformat()
