@@ -82,12 +82,12 @@ def test_rebuilding_from_commands_gives_the_same_log() -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(
-    seed=st.integers(0, 5),
+    seed=st.integers(0, 30),
     where=st.floats(0, 1, exclude_max=True),
     minutes=st.integers(0, 24 * 60),
     player=st.integers(0, 27),
