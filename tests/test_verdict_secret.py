@@ -148,14 +148,11 @@ def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     assert checked >= len(cases)
 
 
-def test_a_verdicts_messages_wait_for_its_announcement() -> None:
-    """The Pianist's fall by a JUST verdict (a public message of its consequences) is
-    neither on the board nor in the forum bridge's list until the announcement, then
-    follows the verdict's own announcement."""
+def pianist_game() -> Game:
+    """A small game whose trial 1, JUST, unmasks the Pianist at J2 10:13, not announced."""
     from datetime import date
 
     from ronde.engine.clock import parse_time
-    from ronde.forum.render import forum_messages
 
     start = date(2026, 12, 1)
     cast = {
@@ -178,6 +175,20 @@ def test_a_verdicts_messages_wait_for_its_announcement() -> None:
     game.act("open_trial", "Ana", parse_time("J2 10:00", start), against="Pia", **{"as": "pianist"})
     for i, who in enumerate(["Ida", "Jon", "Kim", "Lou"]):
         game.act("complain", who, parse_time(f"J2 10:1{i}", start), trial=1)
+    return game
+
+
+def test_a_verdicts_messages_wait_for_its_announcement() -> None:
+    """The Pianist's fall by a JUST verdict (a public message of its consequences) is
+    neither on the board nor in the forum bridge's list until the announcement, then
+    follows the verdict's own announcement."""
+    from datetime import date
+
+    from ronde.engine.clock import parse_time
+    from ronde.forum.render import forum_messages
+
+    start = date(2026, 12, 1)
+    game = pianist_game()
     assert game.state.trial(1).status == "just"  # type: ignore[union-attr]
     board = " ".join(a["text"] for a in view(game.state, "public")["announcements"])
     assert "tombé" not in board
@@ -191,3 +202,37 @@ def test_a_verdicts_messages_wait_for_its_announcement() -> None:
     assert kinds.index("pianist_fallen") > kinds.index("trial_ended")
     fallen = next(m for m in forum_messages(game) if m["kind"] == "pianist_fallen")
     assert fallen["at"] == announced.isoformat()
+
+
+def test_views_read_from_threads_at_once_stay_right() -> None:
+    """The web's threads read one cached game at once: the what-if of the players'
+    views never shows through another thread's view (every view equals its sequential
+    value, the game masters' included)."""
+    import sys
+    import threading
+
+    game = pianist_game()
+    g = game.state
+    viewers = ["public", "game_master", *(p.pseudo for p in g.players.values())]
+    expected = {v: view(g, v) for v in viewers}
+    assert expected["game_master"]["players"][2]["masked"] is False  # the Pianist, unmasked
+    assert expected["Pia"]["me"]["masked"] is True  # ... as he and the others know it
+    wrong: list[str] = []
+
+    def read() -> None:
+        for _ in range(15):
+            for v in viewers:
+                if view(g, v) != expected[v]:
+                    wrong.append(v)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often: a race shows
+    try:
+        threads = [threading.Thread(target=read) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert not wrong

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -156,8 +157,18 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
 
 
 _MISSING = object()
-#: states being read through :func:`before_verdicts` (it nests: views call views)
-_INSIDE: set[int] = set()
+#: readers of a shared state (the web's threads) take turns through the what-if below,
+#: which changes the state for a moment; views hold it too (``reading``)
+READ_LOCK = threading.RLock()
+#: per thread, the states being read through :func:`before_verdicts` (views nest)
+_LOCAL = threading.local()
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Hold the read lock of :func:`before_verdicts` (re-entrant)."""
+    with READ_LOCK:
+        yield
 
 
 def _undo(
@@ -197,12 +208,26 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
     the chorus inherits ...) are as before them. A read-only what-if for views: the
     state is restored on exit."""
+    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    with READ_LOCK:
+        if id(g) in inside:  # already read as known (views call views)
+            yield
+            return
+        inside.add(id(g))
+        try:
+            with _what_if(g):
+                yield
+        finally:
+            inside.discard(id(g))
+
+
+@contextmanager
+def _what_if(g: GameState) -> Iterator[None]:
     pending = pending_verdicts(g)
     hidden = hidden_unmaskings(g)
-    if not pending or id(g) in _INSIDE:  # nothing hidden, or already read as known
+    if not pending:
         yield
         return
-    _INSIDE.add(id(g))
     saved_players = []
     for seat, character in hidden.items():
         p = g.players[seat]
@@ -241,7 +266,6 @@ def before_verdicts(g: GameState) -> Iterator[None]:
             p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
         g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
         g.live_cache, g.memo_cache = (-1, frozenset()), {}
-        _INSIDE.discard(id(g))
 
 
 MOOT = "moot:"

@@ -29,6 +29,7 @@ from .unmasking import (
     held_by,
     hidden_unmaskings,
     pending_verdicts,
+    reading,
 )
 
 PUBLIC = "public"
@@ -127,11 +128,13 @@ def _known(g: GameState, p: Player) -> dict[str, str]:
 def player_view(g: GameState, seat: str) -> View:
     """What the player at ``seat`` may know now: nothing that depends on a verdict the
     game masters have not announced (A77, :func:`before_verdicts`)."""
-    pending = awaiting_verdict(g, seat)
-    awaiting = g.opt("A77") == "frozen" and pending is not None
-    since = pending.ended_at if pending is not None and seat in hidden_unmaskings(g) else None
-    with before_verdicts(g):
-        return _player_view(g, seat, awaiting=awaiting, chorus_since=since)
+    with reading():
+        pending = awaiting_verdict(g, seat)
+        awaiting = g.opt("A77") == "frozen" and pending is not None
+        hidden = pending is not None and seat in hidden_unmaskings(g)
+        since = pending.ended_at if pending is not None and hidden else None
+        with before_verdicts(g):
+            return _player_view(g, seat, awaiting=awaiting, chorus_since=since)
 
 
 def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datetime | None) -> View:
@@ -285,6 +288,11 @@ def scoreboard(g: GameState, *, public: bool = False) -> list[View]:
 
 def game_master_view(g: GameState) -> View:
     """Everything, plus what the game masters must do today."""
+    with reading():  # not while another thread reads the players' what-if
+        return _game_master_view(g)
+
+
+def _game_master_view(g: GameState) -> View:
     day = g.day()
     players = []
     for seat, p in g.players.items():
@@ -384,6 +392,11 @@ def view(g: GameState, viewer: str) -> View:
     Raises:
         KeyError: ``viewer`` is none of these.
     """
+    with reading():
+        return _view(g, viewer)
+
+
+def _view(g: GameState, viewer: str) -> View:
     if viewer == PUBLIC:
         return public_view(g)
     if viewer == GAME_MASTER or g.is_game_master(viewer):
