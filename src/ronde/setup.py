@@ -9,9 +9,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+from .engine.game import MAX_PLAYERS as MAX_PLAYERS_A76
+from .engine.game import too_many_players
 from .engine.names import CAST_TABLE, RONDE_IDS
 
 FULL_CAST_SIZE = sum(c.players for c in CAST_TABLE)
+#: A76: 28 + k players (k <= 4) seat k more Extras
+MAX_PLAYERS = MAX_PLAYERS_A76
 
 
 def draw(
@@ -19,22 +23,23 @@ def draw(
 ) -> tuple[dict[str, str], list[str]]:
     """Draw characters for ``players`` and a Ronde order; return (cast, ronde).
 
-    The full cast of R1.6 needs 28 players. With fewer, a subset is drawn (A2):
+    The full cast of R1.6 needs 28 players; 29 to 32 players get the full cast and
+    1 to 4 more Extras (6 + k Extras, A76). With fewer, a subset is drawn (A2):
     up to 6 Extras (a quarter of the players, at least 1) and Ronde Characters
     drawn at random for the other seats (the Decorators only when two seats remain).
 
     Raises:
-        ValueError: more than 28 players, or fewer than 3 (French message).
+        ValueError: more than 32 players, or fewer than 3 (French message).
     """
     r = rng or secrets.SystemRandom()
     n = len(players)
-    if n > FULL_CAST_SIZE:
-        raise ValueError(f"{n} joueurs : la distribution complète compte {FULL_CAST_SIZE} places.")
+    if n > MAX_PLAYERS:
+        raise ValueError(too_many_players(n))
     if n < 3:
         raise ValueError("Il faut au moins 3 joueurs.")
-    if n == FULL_CAST_SIZE:
+    if n >= FULL_CAST_SIZE:
         chars = list(RONDE_IDS)
-        seats: list[str] = ["extra"] * 6
+        seats: list[str] = ["extra"] * (6 + n - FULL_CAST_SIZE)
         for c in chars:
             seats.extend([c] * (2 if c == "decorators" else 1))
     else:

@@ -325,6 +325,10 @@ def test_chorus_page(client: Client, world: World, clock: Any) -> None:
     gm_client(gm, world)
     open_and_complain(gm, world, clock, n=4)  # Bob is unmasked
     client.force_login(world.users["Bob"])
+    # not before the verdict is announced (A77 frozen)
+    assert client.get(reverse("chorus", args=[world.game.slug])).status_code == 404
+    clock("J2 12:00")
+    assert post_action(gm, world, "announce", trial=1).status_code == 302
     r = client.get(reverse("chorus", args=[world.game.slug]))
     assert r.status_code == 200
     html = text(r)

@@ -22,7 +22,7 @@ from .events import (
 from .names import fold_name, french_name, resolve_character
 from .state import GameState
 from .trials import end_trial, player_seat, running, trial_of
-from .unmasking import unmask
+from .unmasking import hidden_unmaskings, unmask
 
 
 def set_theme(ctx: Context, cmd: Command, actor: str) -> None:
@@ -35,7 +35,11 @@ def set_theme(ctx: Context, cmd: Command, actor: str) -> None:
     if not theme:
         raise RuleViolation("invalid_argument", "Thème vide.")
     ctx.emit(ThemeSet(at=ctx.now, day=day, theme=theme, by=cmd.by))
-    extras = [s for s, p in g.players.items() if p.masked and p.character == "extra"]
+    # an Extra a verdict unmasked gets it until the verdict is announced (A77)
+    hidden = {s for s, c in hidden_unmaskings(g).items() if c == "extra"}
+    extras = [
+        s for s, p in g.players.items() if (p.masked and p.character == "extra") or s in hidden
+    ]
     ctx.tell(extras, "theme", f"Thème du J{day} : {theme}.", day=day, theme=theme)
 
 

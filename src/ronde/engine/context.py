@@ -18,18 +18,33 @@ class Context:
     afterwards, so a refused command changes nothing.
     """
 
-    def __init__(self, g: GameState, now: datetime, emit: Callable[[Event], None]) -> None:
+    def __init__(
+        self, g: GameState, now: datetime, emit: Callable[[Event], None], key: str = ""
+    ) -> None:
         self.g = g
         self.now = now
         self._emit = emit
+        #: the identity of what acts: the recorded command or the timer (see ``rng``)
+        self.key = key
+        self._draws: dict[str, int] = {}
+        #: the trial whose verdict's consequences are being recorded: their messages
+        #: wait for its announcement (``data["held"]``, A77)
+        self.held: int | None = None
 
     def emit(self, event: Event) -> None:
         self._emit(event)
 
     def rng(self, salt: str = "") -> random.Random:
-        """A random generator derived from the game's recorded seed, the event count
-        and ``salt``: draws are deterministic on replay and recorded in the events."""
-        return random.Random(f"{self.g.seed}:{self.g.event_count}:{salt}")
+        """A random generator derived from the game's recorded seed, the identity of the
+        command or timer that draws (``key``), ``salt`` and how many draws with that salt
+        this command or timer made before.
+
+        Never from the position in the log: inserting an unrelated action in the past (a
+        correction by replay) leaves every later draw as it was. The results are
+        recorded in the events, so a replay from events never draws again."""
+        n = self._draws.get(salt, 0)
+        self._draws[salt] = n + 1
+        return random.Random(f"{self.g.seed}|{self.key}|{salt}|{n}")
 
     def award(
         self, seat: str, points: int, reason: str, rule: str, trial: int | None = None
@@ -49,6 +64,8 @@ class Context:
         A message to a player whose channel is public (the Diva from J2, R7.14.1:
         ``g.flags["public_channel"]``) is published on the town forum instead.
         """
+        if self.held is not None:
+            data["held"] = self.held
         public = set(self.g.flags.get("public_channel", ()))
         private = tuple(s for s in seats if s not in public)
         if private or not seats:
@@ -68,6 +85,8 @@ class Context:
 
     def announce(self, kind: str, text: str, **data: object) -> None:
         """A public announcement on the town forum (R8.1, R4.11)."""
+        if self.held is not None:
+            data["held"] = self.held
         self.emit(
             MessageSent(at=self.now, to=(), kind=kind, text=text, data=dict(data), public=True)
         )

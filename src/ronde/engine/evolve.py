@@ -6,6 +6,7 @@ function over its events, so a live game and its replay end in the same state.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -46,6 +47,7 @@ from .events import (
 )
 from .items import ItemCatalog
 from .names import fold_name
+from .ronde import live_slots
 from .state import CHORUS, Complaint, GameState, Player, ScoreLine, Trial
 
 
@@ -93,6 +95,8 @@ def _trial_opened(g: GameState, e: TrialOpened) -> None:
         t.flags["right"] = e.kind  # the anonymous right used to open it (R5.8)
     if e.anonymous and e.opener in g.flags.get("public_channel", ()):
         t.flags["public_opener"] = True  # announced as the Diva's (R7.14.1)
+    if e.supposed in g.ronde and e.supposed not in live_slots(g):
+        t.flags["named_unmasked"] = True  # only possible with A75 ``any_unmasked``
     g.trials.append(t)
     if e.opener != CHORUS:
         p = g.players[e.opener]
@@ -128,8 +132,21 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
             p.forum_days.add(g.action_day(e.at))
 
 
+def _verdict_instant_over(g: GameState, e: Event) -> None:
+    """Once time moves past a verdict's instant, keep the flags as its consequences
+    left them (the views' what-if before the announcement, A77); forget announced ones."""
+    for number, (before, after) in list(g.verdict_flags.items()):
+        t = g.trials[number - 1]
+        if t.announced:
+            del g.verdict_flags[number]
+        elif after is None and t.ended_at is not None and e.at > t.ended_at:
+            g.verdict_flags[number] = (before, copy.deepcopy(g.flags))
+
+
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
     t = g.trials[e.trial - 1]
+    if e.concluded:  # what its consequences change stays hidden until announced (A77)
+        g.verdict_flags[e.trial] = (copy.deepcopy(g.flags), None)
     t.status = e.status
     t.reason = e.reason
     t.truth = e.truth
@@ -296,6 +313,8 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
 
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
+    if g.verdict_flags:
+        _verdict_instant_over(g, e)
     _APPLY[type(e)](g, e)
     g.clock = e.at
     g.event_count += 1

@@ -9,6 +9,7 @@ rebuilds the same state from a log without deciding anything again.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
@@ -122,6 +123,21 @@ def _power(owner: str, name: str) -> Handler:
 RESERVED_NAMES = frozenset({"chorus", "choeur", "public", "game_master", "engine"})
 
 
+#: A76: 28 players fill the cast of R1.6; 29 to 32 seat 1 to 4 more Extras
+FULL_CAST = 28
+MAX_PLAYERS = 32
+EXTRAS = 6
+
+
+def too_many_players(n: int) -> str:
+    """The French refusal for a roster beyond 32 players (A76)."""
+    return (
+        f"{n} joueurs : c'est trop. La distribution compte {FULL_CAST} places et accueille "
+        f"au plus {MAX_PLAYERS - FULL_CAST} Figurants de plus, soit {MAX_PLAYERS} joueurs "
+        "au maximum (A76)."
+    )
+
+
 def validate_setup(
     players: list[str],
     cast: Mapping[str, str],
@@ -137,6 +153,8 @@ def validate_setup(
         raise RuleViolation("invalid_argument", "Aucun joueur.")
     if not game_masters:
         raise RuleViolation("invalid_argument", "Il faut au moins un MJ.")
+    if len(players) > MAX_PLAYERS:
+        raise RuleViolation("invalid_argument", too_many_players(len(players)))
     resolved = {p: resolve_character(c) for p, c in cast.items()}
     missing = [p for p in players if p not in resolved]
     if missing:
@@ -159,6 +177,14 @@ def validate_setup(
         limit = 2 if c == "decorators" else 1
         if n > limit:
             raise RuleViolation("invalid_argument", f"{french_name(c)} est tenu par {n} joueurs.")
+    extras = counts.get("extra", 0)
+    allowed = EXTRAS + max(0, len(players) - FULL_CAST)
+    if extras > allowed:
+        raise RuleViolation(
+            "invalid_argument",
+            f"{extras} Figurants pour {len(players)} joueurs : au plus {allowed} "
+            f"({EXTRAS}, plus un par joueur au-delà de {FULL_CAST}, A76).",
+        )
     for c in slots:
         if c not in counts:
             raise RuleViolation("invalid_argument", f"Personne n'incarne {french_name(c)}.")
@@ -183,6 +209,24 @@ def validate_setup(
     return resolved, slots
 
 
+TIMER_KINDS = ("expiry", "cutoff", "day_end", "end_of_play")
+
+
+def timer_key(kind: int, when: datetime, arg: int) -> str:
+    """The identity of a timer for its draws: its kind, its instant and its argument
+    (the trial that expires, the day that ends)."""
+    return f"timer:{TIMER_KINDS[kind]}:{when.astimezone(UTC).isoformat()}:{arg}"
+
+
+def command_key(cmd: Command) -> str:
+    """The identity of a recorded command for its draws (``Context.rng``): its verb, its
+    author, its instant and its arguments in a canonical form. Two identical commands
+    at one instant are told apart by their order (``Game.execute``)."""
+    args = json.dumps(dict(cmd.args), sort_keys=True, ensure_ascii=False, default=str)
+    at = cmd.at.astimezone(UTC).isoformat()
+    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:{at}:{args}"
+
+
 class Game:
     """One game: its state and its event log (in memory).
 
@@ -196,6 +240,10 @@ class Game:
         self.state: GameState = new_state(created, catalog)
         self.log: list[Event] = [created]
         self._actions = all_actions()
+        # identical commands accepted at the current instant (their draws differ, see
+        # ``command_key``); an identical command at a later instant is another key anyway
+        self._seen_at: datetime | None = None
+        self._seen: dict[str, int] = {}
 
     # -- creation and replay ----------------------------------------------------------
     @classmethod
@@ -279,7 +327,7 @@ class Game:
             if nxt is None or nxt[0] > t:
                 break
             when, kind, arg = nxt
-            ctx = Context(self.state, when, self._emit)
+            ctx = Context(self.state, when, self._emit, timer_key(kind, when, arg))
             if kind == 0:
                 trial = self.state.trial(arg)
                 assert trial is not None
@@ -362,7 +410,11 @@ class Game:
         if entry is None:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
-        ctx = Context(g, cmd.at, self._emit)
+        key = command_key(cmd)
+        if self._seen_at != cmd.at:
+            self._seen_at, self._seen = cmd.at, {}
+        occurrence = self._seen.get(key, 0)
+        ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         try:
@@ -371,6 +423,7 @@ class Game:
             if len(self.log) == start:
                 g.clock = previous_clock
             raise
+        self._seen[key] = occurrence + 1
         return self.log[start:]
 
     def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
@@ -393,6 +446,8 @@ class Game:
                 raise AssertionError("unreachable")
             if not g.game_ended:  # in a closed game the handler refuses (R5.17 order)
                 check_arguments(cmd)
+                if trials.is_trial_action(cmd.action, cmd.args):
+                    trials.check_not_awaiting(g, seat)
             handler(ctx, cmd, seat)
 
     def act(self, verb: str, by: str, at: datetime, **args: Any) -> list[Event]:

@@ -76,6 +76,8 @@ HOUSE_RULES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "A71": ("rotation_only", ("exact_start", "rotation_or_reverse")),
     "A73": ("everywhere", ("decorators_only",)),
     "A74": ("counts", ("not_counted",)),
+    "A75": ("r2_12", ("any_unmasked",)),
+    "A77": ("frozen", ("outcome_applies",)),
 }
 
 _NUMBERED = re.compile(r"^(grace|cap)_(\d{1,6})$")

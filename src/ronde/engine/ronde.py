@@ -101,3 +101,12 @@ def window(g: GameState, base: int = 6, *, standard: bool = True) -> int:
 def masked_ronde_characters(g: GameState) -> list[str]:
     """Every Ronde Character still masked (live slots), in no meaningful order."""
     return sorted(live_slots(g))
+
+
+def unrestricted_targets(g: GameState) -> list[str]:
+    """What a player whose legal targets are unrestricted may name (Extras, Pinocchio in
+    public): the masked Ronde Characters (R2.12), or with A75 ``any_unmasked`` every
+    Ronde Character, unmasked ones included (such a trial is UNJUST)."""
+    if option(g.options, "A75") == "any_unmasked":
+        return sorted(g.ronde)
+    return masked_ronde_characters(g)

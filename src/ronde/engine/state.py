@@ -176,6 +176,12 @@ class GameState:
     memo_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
     #: seat -> kinds of the private messages he was sent (what he has been told)
     told_kinds: dict[str, set[str]] = field(default_factory=dict)
+    #: trial -> (flags before its verdict's consequences, flags once the instant of
+    #: the verdict is over or ``None`` while it lasts): what views hide until the
+    #: verdict is announced (A77)
+    verdict_flags: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = field(
+        default_factory=dict
+    )
 
     def memoized(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event (the state only changes by events)."""

@@ -7,6 +7,8 @@ a rule of the trial itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .characters import REGISTRY, character_of
 from .commands import Command
 from .context import Context
@@ -18,6 +20,7 @@ from .state import CHORUS, Complaint, GameState, Player, Trial
 from .unmasking import (
     MOOT,
     announce_unmasking,
+    awaiting_verdict,
     held_by,
     hidden_unmaskings,
     settle_unofficial,
@@ -76,6 +79,34 @@ def check_active(g: GameState, p: Player) -> None:
         raise RuleViolation("asleep", f"{p.pseudo} est endormi aujourd'hui.")
 
 
+def check_not_awaiting(g: GameState, seat: str) -> None:
+    """A77 ``frozen``: the accused of a verdict not yet announced takes no trial action
+    (opening, complaint, a power aimed at a trial), refused alike whatever the outcome.
+
+    Raises:
+        RuleViolation: ``actor_unmasked``.
+    """
+    t = awaiting_verdict(g, seat)
+    if t is not None and g.opt("A77") == "frozen":
+        raise RuleViolation(
+            "actor_unmasked",
+            f"{g.pseudo(seat)} attend l'annonce du verdict du Procès n°{t.number} : "
+            "aucune action de Procès d'ici là (A77).",
+        )
+
+
+#: trial actions (A77): the player actions that are not a power aimed at a trial though
+#: they name one (a post in a trial topic is an opinion, R4.5)
+NOT_TRIAL_ACTIONS = frozenset({"post"})
+
+
+def is_trial_action(action: str, args: Mapping[str, object]) -> bool:
+    """Opening, complaining, or a power aimed at a trial (it names one)."""
+    if action in ("open_trial", "complain"):
+        return True
+    return "trial" in args and action not in NOT_TRIAL_ACTIONS
+
+
 def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:
     """The player's legal targets now (R2.10); none once unmasked (R8.4)."""
     if not p.masked:
@@ -116,6 +147,8 @@ def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) ->
 def accusation_truth(g: GameState, t: Trial) -> bool:
     """Whether the accusation is true now (R4.9 with its overrides, R9.25)."""
     accused = [g.players[s] for s in t.accused]
+    if g.opt("A75") == "any_unmasked" and t.flags.get("named_unmasked"):
+        return False  # an unmasked Character named (A75): UNJUST, Revenant or not
     for a in accused:
         override = character_of(a).accusation_true(g, a, t)
         if override is not None:
@@ -366,6 +399,8 @@ def complaint_closed(g: GameState, t: Trial) -> str | None:
         return "Les 24 heures de ce Procès sont écoulées."
     if t.status == "open":
         return None
+    if t.flags.get("shortened_by"):  # closed at the shortening, announced or not (R7.7.4)
+        return "Ce Procès a été écourté : plus aucune plainte n'est reçue."
     if t.concluded and not t.announced:
         return None
     return "Ce Procès est terminé."
@@ -479,6 +514,18 @@ def end_trial(
             concluded=concluded,
         )
     )
+    held = ctx.held
+    if concluded and held is None:  # its messages wait for the announcement (A77)
+        ctx.held = t.number
+    try:
+        _apply_end(ctx, t, status, bool(truth), concluded=concluded)
+    finally:
+        ctx.held = held
+
+
+def _apply_end(ctx: Context, t: Trial, status: str, truth: bool, *, concluded: bool) -> None:
+    """The consequences of ``t``'s end: unmasking, points, moot trials, hooks."""
+    g = ctx.g
     unmasked: list[str] = []
     if status == "just":
         for s in t.accused:
@@ -624,6 +671,8 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
     for other in ctx.g.trials:
         if other.reason == f"{MOOT}{t.number}":
             _announce_end(ctx, other, other.status)
+    # a failure while the verdict waited takes effect now (R4.15, A77)
+    settle_unofficial(ctx, t)
     notify_new_targets(ctx)
 
 

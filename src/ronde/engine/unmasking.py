@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 from .characters import REGISTRY, character_of
 from .context import Context
 from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
@@ -52,7 +57,11 @@ def unmask(
     day = cause_day if cause_day is not None else g.day(ctx.now)
     if module.escapes_unmasking(g, p, cause, trial, day):
         return False
-    accused_now = any(seat in t.accused for t in g.open_trials())
+    # (also while a verdict against him awaits its announcement: his unmasking for a
+    # failure would otherwise tell the outcome, A77)
+    accused_now = (
+        any(seat in t.accused for t in g.open_trials()) or awaiting_verdict(g, seat) is not None
+    )
     if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
         ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
         return False
@@ -127,6 +136,136 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
         return out
 
     return g.memoized("hidden_unmaskings", compute)
+
+
+#: flags that hold what players recorded (votes), never a verdict's consequence: a vote at
+#: the verdict's instant stays visible
+VOTES = frozenset({"investigate_votes"})
+
+
+def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
+    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
+    (not once the game masters gave him a new mask after it, R8.16)."""
+    p = g.players[seat]
+    for t in g.trials:
+        if t.concluded and not t.announced and seat in t.accused:
+            remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
+            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
+                continue
+            return t
+    return None
+
+
+_MISSING = object()
+#: readers of a shared state (the web's threads) take turns through the what-if below,
+#: which changes the state for a moment; views hold it too (``reading``)
+READ_LOCK = threading.RLock()
+#: per thread, the states being read through :func:`before_verdicts` (views nest)
+_LOCAL = threading.local()
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """Hold the read lock of :func:`before_verdicts` (re-entrant)."""
+    with READ_LOCK:
+        yield
+
+
+def _undo(
+    current: dict[str, Any], before: dict[str, Any], then: dict[str, Any], skip: frozenset[str]
+) -> None:
+    """Take out of ``current`` (in place) what changed from ``before`` to ``then``, and
+    keep what changed since: element by element in sets, key by key in mappings."""
+    for key in (set(before) | set(then)) - skip:
+        old, new = before.get(key, _MISSING), then.get(key, _MISSING)
+        if old == new:
+            continue
+        now = current.get(key, _MISSING)
+        if isinstance(new, set | frozenset) and isinstance(now, set | frozenset):
+            was = old if isinstance(old, set | frozenset) else set()
+            current[key] = type(now)((now - (new - was)) | (was - new))
+        elif isinstance(new, dict) and isinstance(now, dict):
+            inner = dict(now)
+            _undo(inner, old if isinstance(old, dict) else {}, new, frozenset())
+            current[key] = inner
+        elif now == new:
+            if old is _MISSING:
+                current.pop(key, None)
+            else:
+                current[key] = old
+
+
+def pending_verdicts(g: GameState) -> set[int]:
+    """Trials concluded whose verdict the game masters have not announced yet (R4.8)."""
+    return {t.number for t in g.trials if t.concluded and not t.announced}
+
+
+@contextmanager
+def before_verdicts(g: GameState) -> Iterator[None]:
+    """Within the block, the state as players and the public know it while verdicts are
+    not announced (A77): the accused a verdict unmasked is masked again with his
+    character, out of the chorus, not the Secretary, not counted among the unmasked
+    Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
+    the chorus inherits ...) are as before them. A read-only what-if for views: the
+    state is restored on exit."""
+    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    with READ_LOCK:
+        if id(g) in inside:  # already read as known (views call views)
+            yield
+            return
+        inside.add(id(g))
+        try:
+            with _what_if(g):
+                yield
+        finally:
+            inside.discard(id(g))
+
+
+@contextmanager
+def _what_if(g: GameState) -> Iterator[None]:
+    pending = pending_verdicts(g)
+    hidden = hidden_unmaskings(g)
+    if not pending:
+        yield
+        return
+    saved_players = []
+    for seat, character in hidden.items():
+        p = g.players[seat]
+        saved_players.append((p, p.masked, p.character, p.new_extra, p.unmask_count))
+        p.masked, p.character, p.unmask_count = True, character, p.unmask_count - 1
+        p.new_extra = character == "extra" and p.transfigured_day is not None
+    saved = (
+        dict(g.revealed),
+        g.secretary,
+        g.extra_unmaskings,
+        g.original_extra_unmaskings,
+        g.flags,
+    )
+    for seat, character in hidden.items():
+        del g.revealed[seat]
+        if character == "extra":
+            g.extra_unmaskings -= 1
+            if g.players[seat].transfigured_day is None:
+                g.original_extra_unmaskings -= 1
+    if g.secretary in hidden:
+        # the engine made him the Secretary (R8.12): the public would see the next one
+        order = g.unmask_order
+        last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
+        g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
+    flags = dict(g.flags)
+    for number in sorted(pending, reverse=True):
+        before, later = g.verdict_flags.get(number, ({}, None))
+        then = g.flags if later is None else later
+        _undo(flags, before, then, skip=VOTES)
+    g.flags = flags
+    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    try:
+        yield
+    finally:
+        for p, masked, was, new_extra, count in saved_players:
+            p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
+        g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
+        g.live_cache, g.memo_cache = (-1, frozenset()), {}
 
 
 MOOT = "moot:"

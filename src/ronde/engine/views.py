@@ -19,7 +19,14 @@ from .names import french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
-from .unmasking import held_by, hidden_unmaskings
+from .unmasking import (
+    awaiting_verdict,
+    before_verdicts,
+    held_by,
+    hidden_unmaskings,
+    pending_verdicts,
+    reading,
+)
 from .work import KINDS, Todo, day_end
 
 PUBLIC = "public"
@@ -87,10 +94,22 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
     return out
 
 
-def _messages_for(g: GameState, seat: str) -> list[View]:
+def _held(g: GameState, data: dict[str, Any]) -> bool:
+    """A message a verdict's consequences sent, waiting for its announcement (A77)."""
+    held = data.get("held")
+    return held is not None and held in pending_verdicts(g)
+
+
+def _messages_for(g: GameState, seat: str, chorus_since: datetime | None = None) -> list[View]:
+    """The messages ``seat`` may read; ``chorus_since``: he is in the chorus since then
+    by a verdict not yet announced, and what the chorus was sent since waits (A77)."""
     out = []
-    for at, to, kind, text, _data, public in g.messages:
-        if public or seat in to:
+    for at, to, kind, text, data, public in g.messages:
+        if (public or seat in to) and not _held(g, data):
+            if chorus_since is not None and not public and at >= chorus_since:
+                others = [s for s in to if s != seat]
+                if others and all(not g.players[s].masked for s in others):
+                    continue
             out.append(
                 {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
             )
@@ -105,7 +124,18 @@ def _known(g: GameState, p: Player) -> dict[str, str]:
 
 
 def player_view(g: GameState, seat: str) -> View:
-    """What the player at ``seat`` may know now."""
+    """What the player at ``seat`` may know now: nothing that depends on a verdict the
+    game masters have not announced (A77, :func:`before_verdicts`)."""
+    with reading():
+        pending = awaiting_verdict(g, seat)
+        awaiting = g.opt("A77") == "frozen" and pending is not None
+        hidden = pending is not None and seat in hidden_unmaskings(g)
+        since = pending.ended_at if pending is not None and hidden else None
+        with before_verdicts(g):
+            return _player_view(g, seat, awaiting=awaiting, chorus_since=since)
+
+
+def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datetime | None) -> View:
     p = g.players[seat]
     revealed = g.days_closed >= 1
     module = character_of(p)
@@ -113,7 +143,8 @@ def player_view(g: GameState, seat: str) -> View:
         "pseudo": p.pseudo,
         "masked": p.masked,
         "alive": p.alive,
-        "unofficially_unmasked": p.unofficial is not None,
+        # (not while a verdict against him awaits its announcement: A77)
+        "unofficially_unmasked": p.unofficial is not None and not awaiting,
         "asleep_today": seat in g.asleep.get(g.day(), set()),
         # the character his own unmasking revealed (he knows it; R8.1)
         "was": g.revealed.get(seat) if not p.masked else None,
@@ -140,6 +171,7 @@ def player_view(g: GameState, seat: str) -> View:
     can_act = (
         p.masked
         and p.unofficial is None
+        and not awaiting
         and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
     )
     out: View = {
@@ -153,7 +185,7 @@ def player_view(g: GameState, seat: str) -> View:
         "quota": {"used_today": used, "can_act": bool(can_act)},
         "known": _known(g, p),
         "trials": [_trial_public(g, t, seat) for t in g.trials],
-        "messages": _messages_for(g, seat),
+        "messages": _messages_for(g, seat, chorus_since),
         "guess_made": p.guess is not None,
     }
     if g.opt("A70") in ("own_score", "public") or g.game_ended:
@@ -166,16 +198,25 @@ def player_view(g: GameState, seat: str) -> View:
     if not p.masked and p.alive:
         out["chorus"] = chorus_view(g, seat)
     if g.opt("A70") == "public" or g.game_ended:
-        out["scoreboard"] = scoreboard(g)
+        out["scoreboard"] = scoreboard(g, public=True)
     return out
 
 
 def chorus_view(g: GameState, seat: str) -> View:
     """What a member of the chorus sees: members, Secretary, today's votes (R8.5, R8.6)."""
+    with before_verdicts(g):
+        return _chorus_view(g, seat)
+
+
+def _chorus_view(g: GameState, seat: str) -> View:
     from .chorus import available
 
     day = g.day()
-    votes = g.chorus_votes.get(day, {})
+    # with Woody unmasked the investigation votes are kept apart (R7.12.5): shown here
+    # with the others, one line a member (his investigation vote last)
+    apart = g.flags.get("investigate_votes", {}).get(day, {})
+    members = set(g.chorus())  # (a vote by an accused whose verdict is not public: hidden)
+    votes = {s: v for s, v in {**g.chorus_votes.get(day, {}), **apart}.items() if s in members}
     hidden = set(hidden_unmaskings(g)) - {seat}  # not yet publicly unmasked (R4.8)
     return {
         "members": sorted(g.pseudo(s) for s in g.chorus() if s not in hidden),
@@ -198,6 +239,11 @@ def chorus_view(g: GameState, seat: str) -> View:
 
 def public_view(g: GameState) -> View:
     """The public board: trials, verdicts, the unmasked and their cause, announcements."""
+    with before_verdicts(g):
+        return _public_view(g)
+
+
+def _public_view(g: GameState) -> View:
     return {
         "kind": PUBLIC,
         "day": g.day(),
@@ -206,29 +252,48 @@ def public_view(g: GameState) -> View:
         "known": {g.pseudo(s): c for s, c in public_identities(g).items()},
         "announcements": [
             {"time": format_time(g.start, at), "kind": kind, "text": text}
-            for at, _to, kind, text, _d, public in g.messages
-            if public
+            for at, _to, kind, text, data, public in g.messages
+            if public and not _held(g, data)
         ],
         "ended": g.game_ended,
-        **({"scoreboard": scoreboard(g)} if g.opt("A70") == "public" or g.game_ended else {}),
+        **(
+            {"scoreboard": scoreboard(g, public=True)}
+            if g.opt("A70") == "public" or g.game_ended
+            else {}
+        ),
     }
 
 
-def scoreboard(g: GameState) -> list[View]:
-    """Players ranked by score, ties sharing a rank (A72)."""
-    rows = sorted(g.players.values(), key=lambda p: (-p.points, p.pseudo.casefold()))
+def scoreboard(g: GameState, *, public: bool = False) -> list[View]:
+    """Players ranked by score, ties sharing a rank (A72); ``public``: without the points
+    of verdicts not yet announced (A77)."""
+    pending = pending_verdicts(g) if public else set()
+
+    def points(p: Player) -> int:
+        if not pending:
+            return p.points
+        return sum(line.points for line in p.lines if line.trial not in pending)
+
+    rows = sorted(
+        ((points(p), p) for p in g.players.values()), key=lambda r: (-r[0], r[1].pseudo.casefold())
+    )
     out: list[View] = []
     rank = 0
     last: int | None = None
-    for i, p in enumerate(rows, 1):
-        if p.points != last:
-            rank, last = i, p.points
-        out.append({"rank": rank, "player": p.pseudo, "points": p.points})
+    for i, (score, p) in enumerate(rows, 1):
+        if score != last:
+            rank, last = i, score
+        out.append({"rank": rank, "player": p.pseudo, "points": score})
     return out
 
 
 def game_master_view(g: GameState) -> View:
     """Everything, plus what the game masters must do today."""
+    with reading():  # not while another thread reads the players' what-if
+        return _game_master_view(g)
+
+
+def _game_master_view(g: GameState) -> View:
     day = g.day()
     items = work(g)
     players = []
@@ -380,6 +445,11 @@ def view(g: GameState, viewer: str) -> View:
     Raises:
         KeyError: ``viewer`` is none of these.
     """
+    with reading():
+        return _view(g, viewer)
+
+
+def _view(g: GameState, viewer: str) -> View:
     if viewer == PUBLIC:
         return public_view(g)
     if viewer == GAME_MASTER or g.is_game_master(viewer):

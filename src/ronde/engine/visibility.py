@@ -11,17 +11,18 @@ def notify_new_targets(ctx: Context) -> None:
     """Tell each masked player privately which Characters joined his visible set (R2.9).
 
     Only after the role reveal (the end of J1, R1.8); removed ones are known from the
-    public unmasking announcements. A slot freed by a verdict not yet announced still
-    counts as live here (R4.8): its news waits for the announcement.
+    public unmasking announcements. The game is read as the players know it while
+    verdicts are not announced (R4.8, A77): a slot freed by such a verdict still counts
+    as live, its accused is still told.
     """
-    from .ronde import revived
-    from .unmasking import hidden_unmaskings
+    from .unmasking import before_verdicts
 
     g = ctx.g
     if g.days_closed < 1:
         return
     news: list[tuple[str, list[str]]] = []
-    with revived(g, hidden_unmaskings(g).values()):
+    # (the accused such a verdict unmasked is still told, as if masked: A77)
+    with before_verdicts(g):
         for seat, p in g.players.items():
             if not p.masked:
                 continue

@@ -39,7 +39,15 @@ import yaml
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..engine.clock import LAST_DAY, PARIS, cutoff_1313, day_of, format_time
-from ..engine.events import DayClosed, Event, MessageSent, PlayerUnmasked, TrialOpened, to_json
+from ..engine.events import (
+    DayClosed,
+    Event,
+    MessageSent,
+    PlayerUnmasked,
+    TrialAnnounced,
+    TrialOpened,
+    to_json,
+)
 from ..engine.names import french_name
 
 Message = Mapping[str, Any]
@@ -350,9 +358,21 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     g = game.state
     log: Sequence[Event] = game.log
+    # what a verdict's consequences sent waits for its announcement (A77), then follows it
+    waiting: dict[int, list[dict[str, Any]]] = {}
+    released: list[dict[str, Any]] = []  # after the announcement's own messages
     for i, e in enumerate(log):
+        if released and not isinstance(e, MessageSent):
+            out.extend(released)
+            released = []
         if isinstance(e, MessageSent):
-            out.append(message_dict(e))
+            held = e.data.get("held")
+            if isinstance(held, int):
+                waiting.setdefault(held, []).append(message_dict(e))
+            else:
+                out.append(message_dict(e))
+        elif isinstance(e, TrialAnnounced):
+            released = [{**m, "at": e.at.isoformat()} for m in waiting.pop(e.trial, [])]
         elif isinstance(e, DayClosed):
             state = _replay_until(game, i).state
             v = public_view(state)
@@ -391,7 +411,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                         },
                     }
                 )
-    return out
+    return out + released
 
 
 def select(

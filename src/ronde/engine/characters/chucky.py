@@ -222,14 +222,19 @@ class Chucky(ListedJokers):
             entry["status"] = data["status"]
 
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
+        from ..unmasking import held_by
+
         attempts = p.data.get("chucky_attempts", {})
         return {
             "shortenings": {
                 f"W{w}": {"trial": a.get("trial"), "status": a["status"]}
                 for w, a in sorted(attempts.items())
             },
+            # (a trial a verdict not yet announced made moot still shows as open, A77)
             "posted_in": sorted(
-                t.number for t in g.trials if p.seat in t.posters and t.status == "open"
+                t.number
+                for t in g.trials
+                if p.seat in t.posters and (t.status == "open" or held_by(g, t) is not None)
             ),
         }
 

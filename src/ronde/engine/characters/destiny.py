@@ -339,9 +339,21 @@ class Destiny(Character):
         )
 
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
-        known = ctx.g.flags.get("destiny_schedule")
-        if known and known.get("from") != seat and not ctx.g.players[seat].masked:
-            self._tell_schedule(ctx, [seat])
+        from ..unmasking import awaiting_verdict, hidden_unmaskings
+
+        g = ctx.g
+        known = g.flags.get("destiny_schedule")
+        if known and known.get("from") != seat and not g.players[seat].masked:
+            # the chorus learned it from a verdict not yet announced: the news waits (A77)
+            source = str(known.get("from"))
+            pending = awaiting_verdict(g, source) if source in hidden_unmaskings(g) else None
+            held = ctx.held
+            if pending is not None and held is None:
+                ctx.held = pending.number
+            try:
+                self._tell_schedule(ctx, [seat])
+            finally:
+                ctx.held = held
 
     def chorus_actions(self) -> Mapping[str, tuple[ChorusValidator, ChorusExecutor]]:
         return {"cut_thread": (self._thread_args, self._cut_thread)}

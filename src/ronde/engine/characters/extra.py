@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..errors import RuleViolation
-from ..ronde import masked_ronde_characters
+from ..ronde import unrestricted_targets
 from ..state import GameState, Player, Trial
 from ..work import Todo
 from .base import Character
@@ -55,7 +55,7 @@ class Extra(Character):
         return []
 
     def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
-        return set(masked_ronde_characters(g))
+        return set(unrestricted_targets(g))
 
     def check_open(self, g: GameState, p: Player, *, anonymous: bool) -> None:
         if p.new_extra and not anonymous:

@@ -39,7 +39,7 @@ from typing import ClassVar
 from ..clock import LAST_DAY
 from ..context import Context
 from ..events import CharacterFact
-from ..ronde import masked_ronde_characters
+from ..ronde import unrestricted_targets
 from ..state import Complaint, GameState, Player, Trial
 from ..work import Todo, day_end
 from .base import Character
@@ -68,7 +68,7 @@ class Pinocchio(Character):
     def legal_targets(self, g: GameState, p: Player, *, anonymous: bool) -> set[str]:
         if anonymous:
             return set(self.visible_set(g, p))
-        return set(masked_ronde_characters(g)) - {p.character or self.id, self.id}
+        return set(unrestricted_targets(g)) - {p.character or self.id, self.id}
 
     def _anonymous_used(self, g: GameState, p: Player) -> bool:
         day = g.action_day(g.clock) if g.clock else 0

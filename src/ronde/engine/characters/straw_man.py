@@ -117,9 +117,15 @@ class StrawMan(Character):
         )
         if not ends:
             return
-        for seat in trial.accused:
+        from ..unmasking import before_verdicts
+
+        # the accused this verdict unmasked learns them too while it is not announced:
+        # what he is told may not depend on the outcome (A77)
+        with before_verdicts(g):
+            holders = [s for s in trial.accused if self.holds(g, g.players[s])]
+        for seat in holders:
             p = g.players[seat]
-            if not self.holds(g, p) or "reward_trial" in p.data.get(self.id, {}):
+            if "reward_trial" in p.data.get(self.id, {}):
                 continue
             characters: list[str] = []
             for c in trial.valid():

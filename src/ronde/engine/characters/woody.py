@@ -110,11 +110,13 @@ class Woody(ListedJokers):
         target = g.players[seat]
         if not target.masked:
             raise RuleViolation("not_allowed", f"{target.pseudo} est déjà démasqué.")
-        if character != "extra" and not slot_live(g, character):
+        # A75 ``any_unmasked``: an unmasked Character may be named, and the answer is no
+        anyone = g.opt("A75") == "any_unmasked" and character in g.ronde
+        if character != "extra" and not slot_live(g, character) and not anyone:
             raise RuleViolation(
                 "not_your_target", f"{french_name(character)} n'est pas un Personnage masqué."
             )
-        yes = target.character == character
+        yes = target.character == character and (character == "extra" or slot_live(g, character))
         ctx.emit(
             CharacterFact(
                 at=ctx.now,
