@@ -7,7 +7,7 @@ player's view (the chorus's page included) and the public board must be the same
 in both, right after the conclusion and after each later command both accept,
 until the announcement; the accused's trial actions are refused alike.
 
-Known limit (seeds 7, 8 and 13 show it): a rule that fires later, before the
+Known limit (seeds 4, 5 and 7 show it, strict expected failures): a rule that fires later, before the
 announcement, and reads the outcome (a third party's duty at midnight that the
 verdict's unmasking fulfilled or voided, the Decorators' contest, a Devil's Advocate
 defence of the accused) still differs; so do refusals of third parties' commands that
@@ -103,7 +103,16 @@ def both(created: GameCreated, commands: list[Command], number: int) -> tuple[Ga
     return a, b
 
 
-@pytest.mark.parametrize("seed", [3, 5, 6, 9])
+#: games that reach a known limit (see the module's docstring): a third party's rule that
+#: fires after the conclusion reads the outcome (e.g. the Tragic Hero told at midnight
+#: that his monster fell); strict, so a fix is reported
+KNOWN_LIMIT = pytest.mark.xfail(strict=True, reason="A77: a later rule reads the outcome")
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [1, 2, 3, 6, 8, 9, *(pytest.param(s, marks=KNOWN_LIMIT) for s in (4, 5, 7))],
+)
 def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     with recording() as commands:
         res = play(28, random.Random(seed))

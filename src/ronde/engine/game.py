@@ -212,19 +212,21 @@ def validate_setup(
 TIMER_KINDS = ("expiry", "cutoff", "day_end", "end_of_play")
 
 
-def timer_key(kind: int, when: datetime, arg: int) -> str:
-    """The identity of a timer for its draws: its kind, its instant and its argument
-    (the trial that expires, the day that ends)."""
-    return f"timer:{TIMER_KINDS[kind]}:{when.astimezone(UTC).isoformat()}:{arg}"
+def timer_key(kind: int, arg: int) -> str:
+    """The identity of a timer for its draws: its kind and its argument (the trial that
+    expires, the day that ends). Not its instant: under A9 ``grace_N`` the same day ends
+    N minutes later and must draw alike (``tests/test_grace.py``)."""
+    return f"timer:{TIMER_KINDS[kind]}:{arg}"
 
 
-def command_key(cmd: Command) -> str:
+def command_key(cmd: Command, day: int) -> str:
     """The identity of a recorded command for its draws (``Context.rng``): its verb, its
-    author, its instant and its arguments in a canonical form. Two identical commands
-    at one instant are told apart by their order (``Game.execute``)."""
+    author, the day it counts for (A9) and its arguments in a canonical form. Not its
+    instant: a command recorded a few minutes off, or a whole game moved by A9's grace
+    (``tests/test_grace.py``), draws alike. Identical commands of one day are told
+    apart by their order that day (``Game.execute``)."""
     args = json.dumps(dict(cmd.args), sort_keys=True, ensure_ascii=False, default=str)
-    at = cmd.at.astimezone(UTC).isoformat()
-    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:{at}:{args}"
+    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{args}"
 
 
 class Game:
@@ -240,9 +242,9 @@ class Game:
         self.state: GameState = new_state(created, catalog)
         self.log: list[Event] = [created]
         self._actions = all_actions()
-        # identical commands accepted at the current instant (their draws differ, see
-        # ``command_key``); an identical command at a later instant is another key anyway
-        self._seen_at: datetime | None = None
+        # identical commands accepted on the current counting day (their draws differ,
+        # see ``command_key``); an identical command on a later day is another key anyway
+        self._seen_day: int | None = None
         self._seen: dict[str, int] = {}
 
     # -- creation and replay ----------------------------------------------------------
@@ -327,7 +329,7 @@ class Game:
             if nxt is None or nxt[0] > t:
                 break
             when, kind, arg = nxt
-            ctx = Context(self.state, when, self._emit, timer_key(kind, when, arg))
+            ctx = Context(self.state, when, self._emit, timer_key(kind, arg))
             if kind == 0:
                 trial = self.state.trial(arg)
                 assert trial is not None
@@ -410,9 +412,10 @@ class Game:
         if entry is None:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
-        key = command_key(cmd)
-        if self._seen_at != cmd.at:
-            self._seen_at, self._seen = cmd.at, {}
+        day = g.day(cmd.at)
+        key = command_key(cmd, day)
+        if self._seen_day != day:
+            self._seen_day, self._seen = day, {}
         occurrence = self._seen.get(key, 0)
         ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
         previous_clock = g.clock
