@@ -7,8 +7,8 @@ player's view (the chorus's page included) and the public board must be the same
 in both, right after the conclusion and after each later command both accept,
 until the announcement; the accused's trial actions are refused alike.
 
-Known limit (seeds 4, 5 and 7 show it, strict expected failures): a rule that fires later, before the
-announcement, and reads the outcome (a third party's duty at midnight that the
+Known limit (seeds 4, 5 and 7 show it, strict expected failures): a rule that fires
+later, before the announcement, and reads the outcome (a third party's duty at midnight that the
 verdict's unmasking fulfilled or voided, the Decorators' contest, a Devil's Advocate
 defence of the accused) still differs; so do refusals of third parties' commands that
 name the accused or his Character.
