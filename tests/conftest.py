@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,11 @@ import pytest
 from ronde.catalog import default_catalog
 from ronde.engine.clock import parse_time
 from ronde.engine.game import Game
+
+# every test that reaches Django (the web, the command line's store, the forum's --apply)
+# uses a throwaway data folder, never the user's: set before any of them imports settings
+os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))
+os.makedirs(os.path.join(os.environ["RONDE_DATA_DIR"], "static"), exist_ok=True)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

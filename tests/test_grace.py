@@ -122,6 +122,7 @@ def _play(created: GameCreated, commands: list[Command], options: dict[str, str]
 # once the game moved by the grace (now keyed by the day they count for)
 @example(seed=86890, players=12, grace=26, late_share=0.9058450182375071)
 @example(seed=100, players=20, grace=75, late_share=0.55)
+@example(seed=1204150, players=12, grace=39, late_share=0.5422533400475361)
 def test_moving_every_action_by_the_grace_changes_nothing(
     seed: int, players: int, grace: int, late_share: float
 ) -> None:
