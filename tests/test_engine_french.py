@@ -44,3 +44,11 @@ def test_an_unknown_order_of_the_mermaid_lists_the_orders_in_french() -> None:
     assert refused.value.code == "invalid_argument"
     assert "porter plainte, aller à une case ou prendre un objet" in refused.value.message
     assert not ID.search(refused.value.message), refused.value.message
+
+
+def test_a_missing_argument_names_no_action_id() -> None:
+    g = small_game()
+    with pytest.raises(RuleViolation) as refused:
+        g.act("open_trial", "Ana", at("J2 10:00"), **{"as": "woody"})
+    assert refused.value.message == "Argument manquant : « against »."
+    assert "open_trial" not in refused.value.message
