@@ -166,5 +166,18 @@ def test_copy_all_in_chromium(clock: Any, live_server: Any) -> None:
             copied = page.evaluate("navigator.clipboard.readText()")
             for inv in accounts.open_invitations(world.game).values():
                 assert f"/invitation/{inv.token}/" in copied
+            if width == 1280:
+                # a seat already taken asks before issuing a link that would give it away
+                asked: list[str] = []
+
+                def dismiss(dialog: Any, asked: list[str] = asked) -> None:
+                    asked.append(dialog.message)
+                    dialog.dismiss()
+
+                page.once("dialog", dismiss)
+                page.click(f"#seat-player-{world.member('Ana').pk} button")
+                assert asked and "déjà un compte" in asked[0]
+                ana = ("player", world.member("Ana").pk)
+                assert ana not in accounts.open_invitations(world.game)
             ctx.close()
         b.close()

@@ -810,6 +810,7 @@ def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
         else:
             out["state"] = _seat_state(user, revoked, last.get(key), now)
         out["renew"] = may_renew and not revoked
+        out["taken"] = user is not None  # a new link would let someone else take the seat
         return out
 
     players = [
