@@ -79,6 +79,16 @@ def _all_actions() -> dict[str, tuple[Validator, Executor]]:
 CHORUS_ACTIONS: dict[str, tuple[Validator, Executor]] = _all_actions()
 
 
+#: the chorus actions' French names, for messages (the same as the web's labels)
+CHORUS_LABELS = {
+    "investigate": "Enquêter",
+    "put_to_sleep": "Endormir",
+    "spread_secret": "Répandre un secret",
+    "prompt": "Souffler (bougie)",
+    "cut_thread": "Couper un fil",
+}
+
+
 def available(g: GameState) -> set[str]:
     """The chorus actions available now (R8.6): investigate, plus those unlocked."""
     unlocked: set[str] = set(g.flags.get("chorus_actions", set()))
@@ -104,9 +114,12 @@ def chorus_vote(ctx: Context, cmd: Command, actor: str) -> None:
         raise RuleViolation("out_of_window", "Une action décidée le J13 ne serait jamais exécutée.")
     action = str(cmd.require("action"))
     if action not in CHORUS_ACTIONS:
-        raise RuleViolation("invalid_argument", f"Action du chœur inconnue : {action}.")
+        raise RuleViolation("invalid_argument", f"Action du chœur inconnue : « {action} ».")
     if action not in available(g):
-        raise RuleViolation("not_allowed", f"L'action « {action} » n'est pas (encore) disponible.")
+        label = CHORUS_LABELS.get(action, "inconnue")
+        raise RuleViolation(
+            "not_allowed", f"L'action du chœur « {label} » n'est pas (encore) disponible."
+        )
     args = CHORUS_ACTIONS[action][0](g, cmd)
     ctx.emit(ChorusVoted(at=ctx.now, player=actor, day=day, action=action, args=args))
 

@@ -34,9 +34,8 @@ class Command:
             RuleViolation: ``invalid_argument`` if it is missing.
         """
         if key not in self.args or self.args[key] is None:
-            raise RuleViolation(
-                "invalid_argument", f"Argument manquant pour {self.action} : « {key} »."
-            )
+            # the argument as quoted here is put in French by the pages (its form label)
+            raise RuleViolation("invalid_argument", f"Argument manquant : « {key} ».")
         return self.args[key]
 
     def flag(self, key: str, default: bool = False) -> bool:

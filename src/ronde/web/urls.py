@@ -48,6 +48,7 @@ urlpatterns = [
     path("mj/<slug:slug>/points/", views_gm.scores, name="gm_scores"),
     path("mj/<slug:slug>/apercu/", views_preview.preview, name="gm_preview"),
     path("mj/<slug:slug>/joueurs/", views_gm.players, name="gm_players"),
+    path("mj/<slug:slug>/invitations/", views_gm.invitations, name="gm_invitations"),
     path(
         "mj/<slug:slug>/demande/<int:pk>/<str:decision>/",
         views_gm.decide_request,

@@ -158,7 +158,9 @@ class LittleMermaid(ListedJokers):
             data["item"] = item
         else:
             raise RuleViolation(
-                "invalid_argument", f"Ordre inconnu : {kind} (complain, go_to ou take_item)."
+                "invalid_argument",
+                f"Ordre inconnu : « {kind} » (porter plainte, aller à une case ou "
+                "prendre un objet).",
             )
         ctx.emit(
             CharacterFact(at=ctx.now, character=self.id, player=actor, kind="order", data=data)

@@ -133,7 +133,9 @@ class Mime(Character):
                 character=self.id,
                 player=mime,
                 kind="model",
-                data={"model": model, "day": g.day(ctx.now)},
+                # a model designated before J1 (the console's preparation) is his J1
+                # model (R7.9.1): never a day before the game's first
+                data={"model": model, "day": max(g.day(ctx.now), 1)},
             )
         )
         if g.days_closed >= 1:
@@ -172,7 +174,8 @@ class Mime(Character):
         if fact.kind == "model":
             mine = p.data.setdefault(self.id, {})
             mine["model"] = str(fact.data["model"])
-            mine.setdefault("history", []).append([int(fact.data["day"]), str(fact.data["model"])])
+            day = max(int(fact.data["day"]), 1)  # logs stored before the fix said J-1
+            mine.setdefault("history", []).append([day, str(fact.data["model"])])
 
     # -- views --------------------------------------------------------------------------
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import day_of, day_start, format_time
+from ronde.engine.clock import PARIS, day_of, day_start, format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
@@ -27,7 +27,7 @@ from ronde.engine.views import View, view
 from . import accounts, labels, nights, readers, service, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Request, TodoMark
+from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
 
 _KIND_FR = {
     "announce": "annonce",
@@ -733,6 +733,100 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         request,
         "games/gm_players.html",
         {"game": game, "gm": gm, "members": members, "gms": gms},
+    )
+
+
+def invitation_message(game: Game, pseudo: str, url: str, expires: datetime, gm: bool) -> str:
+    """The private message that carries a seat's invitation link, in French."""
+    seat = _("mener la partie en tant que MJ") if gm else _("jouer")
+    until = expires.astimezone(PARIS).strftime("%d/%m/%Y à %H:%M")
+    return _(
+        "Bonjour %(pseudo)s,\n\n"
+        "Voici votre lien personnel pour %(seat)s dans « %(game)s » sur Ronde :\n"
+        "%(url)s\n\n"
+        "Ouvrez-le pour créer votre compte (ou, si vous en avez déjà un, pour y ajouter "
+        "cette place). Il ne sert qu'une fois et expire le %(until)s (heure de Paris) : "
+        "ne le transmettez à personne. S'il ne marche plus, demandez-nous-en un nouveau."
+    ) % {"pseudo": pseudo, "seat": seat, "game": game.name, "url": url, "until": until}
+
+
+def _seat_state(seat_user: Any, revoked: bool, last: Invitation | None, now: datetime) -> str:
+    """Why a seat has no open invitation, in French."""
+    if revoked:
+        return _("place retirée")
+    if seat_user is not None:
+        return _("lien utilisé : compte « %(u)s »") % {"u": seat_user.get_username()}
+    if last is None:
+        return _("aucun lien")
+    if last.used_at is not None:
+        return _("lien utilisé")
+    if last.revoked_at is not None:
+        return _("lien annulé")
+    if last.expires_at <= now:
+        return _("lien expiré le %(d)s") % {
+            "d": last.expires_at.astimezone(PARIS).strftime("%d/%m/%Y")
+        }
+    return _("aucun lien")
+
+
+@gm_page
+def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """Every seat's invitation in one page: the ready private message with its link (open
+    invitations only), a copy button each and one for all; a used, expired or revoked
+    link shows its state and a "Nouveau lien" button."""
+    if request.method == "POST":
+        op = request.POST.get("op")
+        if op == "invite_gm":
+            other = get_object_or_404(GameMaster, game=game, pk=_int(request.POST.get("gm")))
+            if other.pk != gm.pk:
+                accounts.invite(game, other)
+                messages.success(
+                    request, _("Nouveau lien d'invitation pour %(p)s.") % {"p": other.name}
+                )
+        elif op == "invite":
+            member = get_object_or_404(game.memberships, pk=_int(request.POST.get("member")))
+            if member.revoked_at is None:
+                accounts.invite(game, member)
+                messages.success(
+                    request, _("Nouveau lien d'invitation pour %(p)s.") % {"p": member.pseudo}
+                )
+        return redirect("gm_invitations", slug=game.slug)
+    now = service.now()
+    open_ = accounts.open_invitations(game)
+    last: dict[tuple[str, int], Invitation] = {}
+    for inv in Invitation.objects.filter(game=game).order_by("created_at"):
+        if inv.membership_id is not None:
+            last[("player", inv.membership_id)] = inv
+        elif inv.game_master_id is not None:
+            last[("gm", inv.game_master_id)] = inv
+
+    def row(key: tuple[str, int], name: str, user: Any, revoked: bool, may_renew: bool) -> Any:
+        inv = open_.get(key)
+        out: dict[str, Any] = {"key": f"{key[0]}-{key[1]}", "pk": key[1], "name": name}
+        if inv is not None and not revoked:
+            url = request.build_absolute_uri(reverse("invitation", args=[inv.token]))
+            out["message"] = invitation_message(game, name, url, inv.expires_at, key[0] == "gm")
+            out["expires"] = inv.expires_at
+        else:
+            out["state"] = _seat_state(user, revoked, last.get(key), now)
+        out["renew"] = may_renew and not revoked
+        out["taken"] = user is not None  # a new link would let someone else take the seat
+        return out
+
+    players = [
+        row(("player", m.pk), m.pseudo, m.user, m.revoked_at is not None, True)
+        for m in game.memberships.select_related("user").order_by("revoked_at", "pseudo")
+    ]
+    gms = [
+        row(("gm", g.pk), g.name, g.user, False, g.pk != gm.pk)
+        for g in GameMaster.objects.filter(game=game).select_related("user").order_by("name")
+    ]
+    players.sort(key=lambda r: "message" not in r)  # the links to send first
+    ready = [r["key"] for r in players + gms if "message" in r]
+    return render(
+        request,
+        "games/gm_invitations.html",
+        {"game": game, "gm": gm, "players": players, "gms": gms, "ready": ready},
     )
 
 

@@ -114,6 +114,29 @@ def _done(action: str, me: View) -> bool:
     return bool(check and check(me))
 
 
+def last_breath_until(seen: Seen) -> int | None:
+    """The last day the unmasked Diva may still give her last breath (R7.14.6, A48: by
+    the end of the day after her unmasking), or ``None``."""
+    p = seen.g.players[seen.seat]
+    mine = p.data.get("diva", {})
+    if p.masked or "fallen_day" not in mine or "last_breath" in mine:
+        return None
+    until = int(mine["fallen_day"]) + 1
+    return until if seen.g.day() <= until else None
+
+
+def _after_unmasking(seen: Seen) -> list[Spec]:
+    """What the rules still give an unmasked player (R8.4: no trial action, no power):
+    the Diva's last breath (R7.14.6) and the guess of the Ronde (R10.3, A71: masked or
+    unmasked). The chorus votes on its own page."""
+    out = []
+    if last_breath_until(seen) is not None:
+        out.append(vocabulary.BY_NAME["last_breath"])
+    if not seen.v.get("guess_made"):
+        out.append(vocabulary.BY_NAME["guess_ronde"])
+    return out
+
+
 def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
     """The requests the player may send now (the engine still judges each one)."""
     v, today = seen.v, seen.today
@@ -125,7 +148,7 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
         return vocabulary.player_powers(None, chorus=True)
     character = _held(v)
     if character is None:
-        return []
+        return _after_unmasking(seen)
     roles = [character, *dict(v["me"].get("given_roles") or {})]
     specs: list[Spec] = []
     seen_names: set[str] = set()
@@ -143,6 +166,8 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
         if s.name == "guess_ronde" and v.get("guess_made"):
             continue
         if _done(s.name, v["me"]):
+            continue
+        if s.name == "last_breath":  # only once unmasked (R7.14.6)
             continue
         if s.name == "use_joker" and not (today["jokers_left"] and today["constraint"]):
             continue
@@ -200,7 +225,13 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             chorus_actions=today["chorus_actions"],
             catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
         )
-        out.append({"spec": s, "fields": [f for f in fields if not f["arg"].ruling]})
+        form: dict[str, Any] = {"spec": s, "fields": [f for f in fields if not f["arg"].ruling]}
+        if s.name == "last_breath":
+            form["note"] = _(
+                "Une seule fois, jusqu'à la fin du J%(d)s : un Personnage que vous n'avez "
+                "jamais désigné ; s'il a porté plainte contre vous, il est démasqué."
+            ) % {"d": last_breath_until(seen)}
+        out.append(form)
     return out
 
 

@@ -37,6 +37,28 @@ class NewGameForm(forms.Form):
     gm_name = forms.CharField(
         label=gettext_lazy("Votre nom de MJ dans la partie"), max_length=60, required=False
     )
+    clock = forms.ChoiceField(
+        label=gettext_lazy("Horloge"),
+        choices=(
+            (
+                Game.WALL,
+                gettext_lazy("Horloge réelle : la partie se joue en vrai, au jour le jour"),
+            ),
+            (
+                Game.MANUAL,
+                gettext_lazy(
+                    "Horloge manuelle : répétition ou tutoriel, le temps n'avance que "
+                    "quand vous enregistrez une action plus tardive"
+                ),
+            ),
+        ),
+        initial=Game.WALL,
+        required=False,  # a form posted without it: the wall clock
+        widget=forms.RadioSelect,
+    )
+
+    def clean_clock(self) -> str:
+        return str(self.cleaned_data.get("clock") or Game.WALL)
 
 
 def _unique_slug(name: str) -> str:
@@ -65,6 +87,7 @@ def gm_home(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 start=form.cleaned_data["start"],
                 created_by=user,
+                clock=form.cleaned_data["clock"],
             )
             GameMaster.objects.create(
                 game=game,
