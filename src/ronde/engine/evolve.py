@@ -332,11 +332,23 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
 }
 
 
+#: events that change no mask, Character or holder: the live slots stay as cached
+_KEEPS_LIVE_SLOTS: frozenset[type[Event]] = frozenset(_APPLY) - {
+    PlayerUnmasked,
+    Transfigured,
+    CharacterFact,
+}
+
+
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
     if g.verdict_flags:
         _verdict_instant_over(g, e)
-    _APPLY[type(e)](g, e)
+    kind = type(e)
+    _APPLY[kind](g, e)
     g.clock = e.at
-    g.event_count += 1
+    count = g.event_count
+    g.event_count = count + 1
+    if kind in _KEEPS_LIVE_SLOTS and g.live_cache[0] == count:
+        g.live_cache = (count + 1, g.live_cache[1])  # (see :func:`ronde.engine.ronde.live_slots`)
     return g

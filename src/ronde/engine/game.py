@@ -305,6 +305,10 @@ class Game:
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
+        # the timers only change as events apply: kept until the next event
+        return self.state.memoized("next_timer", self._compute_next_timer)
+
+    def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
         g = self.state
         due: list[tuple[datetime, int, int]] = [(t.deadline, 0, t.number) for t in g.open_trials()]
         if not g.cutoff_done:
