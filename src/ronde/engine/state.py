@@ -200,25 +200,28 @@ class GameState:
         when = t if t is not None else self.clock
         if when is None:
             return 0
-        days = self._times("days")
+        hit = self.memo_cache.get("days")
+        days = hit[1] if hit is not None else self.times("days")
         n = days.get(when)
         if n is None:
+            if len(days) > 4096:
+                days.clear()
             n = days[when] = counting_day(self.start, when, self.options)
         return cast(int, n)
 
     def day_start(self, n: int) -> datetime:
         """When day J*n* starts counting; ``day_start(n + 1)`` is the end of J*n*, when
         its end-of-day checks run (J*n+1* 00:00, plus N minutes under ``grace_N``)."""
-        starts = self._times("day_starts")
+        starts = self.times("day_starts")
         at = starts.get(n)
         if at is None:
             at = starts[n] = counting_start(self.start, n, self.options)
         return cast(datetime, at)
 
-    def _times(self, key: str) -> dict[Any, Any]:
-        """A table of instants and days: they depend only on the start date and options,
-        which never change, so it is kept across events (in :attr:`memo_cache`, which a
-        what-if may empty; bounded)."""
+    def times(self, key: str) -> dict[Any, Any]:
+        """A table of what depends only on instants, the start date and the options
+        (days, day starts, game times as shown), which never change: kept across events
+        (in :attr:`memo_cache`, which a what-if may empty; bounded)."""
         hit = self.memo_cache.get(key)
         if hit is None or len(hit[1]) > 4096:
             hit = self.memo_cache[key] = (-1, {})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from .characters import character_of
 from .clock import format_time
@@ -33,6 +33,16 @@ PUBLIC = "public"
 GAME_MASTER = "game_master"
 
 View = dict[str, Any]
+
+
+def _time(g: GameState, t: datetime) -> str:
+    """``format_time(g.start, t)`` (``J3 10:00``), kept per instant: views show the same
+    times again and again."""
+    shown = g.times("shown")
+    text = shown.get(t)
+    if text is None:
+        text = shown[t] = format_time(g.start, t)
+    return cast(str, text)
 
 
 def public_identities(g: GameState) -> dict[str, str]:
@@ -64,7 +74,7 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
             {
                 "author": "chœur" if c.author == CHORUS else g.pseudo(c.author),
                 "anonymous": anonymous,
-                "time": format_time(g.start, c.at),
+                "time": _time(g, c.at),
             }
         )
     out: View = {
@@ -78,8 +88,8 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
             else ("chœur" if t.opener == CHORUS else g.pseudo(t.opener))
         ),
         "anonymous": t.anonymous_to_others(),
-        "opened": format_time(g.start, t.opened_at),
-        "deadline": format_time(g.start, t.deadline),
+        "opened": _time(g, t.opened_at),
+        "deadline": _time(g, t.deadline),
         # a verdict is public once the game masters announce it (R4.8): until then the
         # trial shows as concluded, outcome pending
         "status": shown_status,
@@ -110,9 +120,7 @@ def _messages_for(g: GameState, seat: str, chorus_since: datetime | None = None)
                 others = [s for s in to if s != seat]
                 if others and all(not g.players[s].masked for s in others):
                     continue
-            out.append(
-                {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
-            )
+            out.append({"time": _time(g, at), "kind": kind, "text": text, "public": public})
     return out
 
 
@@ -178,7 +186,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
         "viewer": p.pseudo,
         "kind": "player",
         "day": day,
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "me": me,
         "targets": targets,
         "targets_fr": sorted(french_name(c) for c in targets),
@@ -247,11 +255,11 @@ def _public_view(g: GameState) -> View:
     return {
         "kind": PUBLIC,
         "day": g.day(),
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "trials": [_trial_public(g, t, None) for t in g.trials],
         "known": {g.pseudo(s): c for s, c in public_identities(g).items()},
         "announcements": [
-            {"time": format_time(g.start, at), "kind": kind, "text": text}
+            {"time": _time(g, at), "kind": kind, "text": text}
             for at, _to, kind, text, data, public in g.messages
             if public and not _held(g, data)
         ],
@@ -331,7 +339,7 @@ def _game_master_view(g: GameState) -> View:
                         "null": c.null,
                         "compelled": c.compelled,
                         "late": c.late,
-                        "time": format_time(g.start, c.at),
+                        "time": _time(g, c.at),
                     }
                     for c in t.complaints
                 ],
@@ -344,7 +352,7 @@ def _game_master_view(g: GameState) -> View:
     return {
         "kind": GAME_MASTER,
         "day": day,
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "ronde": list(g.ronde),
         "window": window(g),
         "boost": boost_on(g),
@@ -356,7 +364,7 @@ def _game_master_view(g: GameState) -> View:
         "work": work_view(g, items),
         "messages": [
             {
-                "time": format_time(g.start, at),
+                "time": _time(g, at),
                 "to": [g.pseudo(s) for s in to],
                 "kind": kind,
                 "text": text,
@@ -427,7 +435,7 @@ def work_view(g: GameState, items: list[Todo]) -> list[View]:
             "text": x.text,
             "kind": x.kind,
             "player": g.pseudo(x.player) if x.player else None,
-            "deadline": format_time(g.start, x.deadline) if x.deadline else None,
+            "deadline": _time(g, x.deadline) if x.deadline else None,
             "deadline_at": x.deadline.isoformat() if x.deadline else None,
             "consequence": x.consequence,
             "action": x.action,
