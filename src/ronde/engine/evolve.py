@@ -340,6 +340,30 @@ _KEEPS_LIVE_SLOTS: frozenset[type[Event]] = frozenset(_APPLY) - {
 }
 
 
+#: events that change no trial, mask, Character, identity or pseudo (what
+#: :meth:`GameState.memoized_board` keeps)
+_KEEPS_BOARD: frozenset[type[Event]] = frozenset(
+    {
+        Rehearsed,
+        MessageSent,
+        PointsAwarded,
+        Posted,
+        ChorusVoted,
+        ChorusDecided,
+        ThemeSet,
+        ItemsSent,
+        JokerUsed,
+        ConstraintRecorded,
+        ExemptionGranted,
+        DayClosed,
+        CutoffPassed,
+        PlayEnded,
+        InvestigationMade,
+        RondeGuessed,
+    }
+)
+
+
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
     if g.verdict_flags:
@@ -351,4 +375,6 @@ def evolve(g: GameState, e: Event) -> GameState:
     g.event_count = count + 1
     if kind in _KEEPS_LIVE_SLOTS and g.live_cache[0] == count:
         g.live_cache = (count + 1, g.live_cache[1])  # (see :func:`ronde.engine.ronde.live_slots`)
+    if kind not in _KEEPS_BOARD:
+        g.board_count = count + 1
     return g

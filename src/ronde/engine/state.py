@@ -170,6 +170,9 @@ class GameState:
         default_factory=list
     )
     event_count: int = 0
+    #: the event count after the last event that may change the trials, masks,
+    #: Characters, identities or pseudos (see ``evolve``; a key of :meth:`memoized_board`)
+    board_count: int = 0
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)
@@ -182,6 +185,16 @@ class GameState:
     verdict_flags: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = field(
         default_factory=dict
     )
+
+    def memoized_board(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, cached until the next event that may change the trials, masks,
+        Characters, identities or pseudos (:attr:`board_count`): for what views share."""
+        hit = self.memo_cache.get(key)
+        if hit is not None and hit[0] == self.board_count:
+            return cast(T, hit[1])
+        value = compute()
+        self.memo_cache[key] = (self.board_count, value)
+        return value
 
     def memoized(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event (the state only changes by events)."""

@@ -498,11 +498,11 @@ def player_brief(g: GameState, seat: str) -> View:
             "public_complaints": public_complaints,
             "open": is_open,
         }
-        for number, accused, supposed, involved, public_complaints, is_open in g.memoized(
+        for number, accused, supposed, involved, public_complaints, is_open in g.memoized_board(
             "brief_trials", lambda: _brief_trials(g)
         )
     ]
-    known = g.memoized(
+    known = g.memoized_board(
         "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
     )
     return {
@@ -523,7 +523,7 @@ def player_brief(g: GameState, seat: str) -> View:
         "told": frozenset(g.told_kinds.get(seat, ())),
         # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
         "anonymous_right": anonymous_right(g, p, opening=False) if p.masked else None,
-        "masked_players": g.memoized(
+        "masked_players": g.memoized_board(
             "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
         ),
     }
