@@ -486,7 +486,18 @@ def _brief_trials(
 
 def player_brief(g: GameState, seat: str) -> View:
     """A compact player view for bots (a subset of :func:`player_view`): his targets,
-    whether he can act, the open trials as the public sees them, and known identities."""
+    whether he can act, the open trials as the public sees them, and known identities.
+    Kept until the next event or a new instant (read it, do not change it)."""
+    key = f"brief:{seat}"
+    hit = g.memo_cache.get(key)
+    if hit is not None and hit[0] == g.event_count and hit[1][0] == g.clock:
+        return dict(hit[1][1])
+    brief = _player_brief(g, seat)
+    g.memo_cache[key] = (g.event_count, (g.clock, brief))
+    return dict(brief)
+
+
+def _player_brief(g: GameState, seat: str) -> View:
     p = g.players[seat]
     day = g.day()
     open_trials = [
