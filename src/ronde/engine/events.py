@@ -428,12 +428,22 @@ class EventFormatError(ValueError):
 
 def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
     """One prebuilt decoder for ``cls`` (its current version): it reads each field by
-    name, converts datetimes and tuples, and refuses a missing or unknown field. The
-    code is written once per event type, as :mod:`dataclasses` writes ``__init__``."""
+    name, converts datetimes and tuples, refuses a missing or unknown field, and fills
+    the event's slots directly (what the frozen ``__init__`` does, without its
+    per-field ``object.__setattr__``). The code is written once per event type, as
+    :mod:`dataclasses` writes ``__init__``."""
     dates, tuples, optional_dates = _kinds(cls)
-    lines = ["def decode(d):", "    k = {}"]
-    for f in dataclasses.fields(cls):
+    namespace: dict[str, Any] = {
+        "cls": cls,
+        "new": object.__new__,
+        "fromiso": datetime.fromisoformat,
+    }
+    lines = ["def decode(d):", "    e = new(cls)", "    n = 0"]
+    required = 0
+    for i, f in enumerate(dataclasses.fields(cls)):
         name = f.name
+        slot = next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__)
+        namespace[f"set{i}"] = slot.__set__
         if name in dates:
             value = f"fromiso(d[{name!r}])"
         elif name in optional_dates:
@@ -442,16 +452,35 @@ def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
             value = f"tuple(d[{name!r}])"
         else:
             value = f"d[{name!r}]"
-        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        test = "" if required else f"if {name!r} in d: "
-        lines.append(f"    {test}k[{name!r}] = {value}")
+        if f.default is not dataclasses.MISSING:
+            namespace[f"default{i}"] = f.default
+            lines += [
+                f"    if {name!r} in d:",
+                f"        set{i}(e, {value})",
+                "        n += 1",
+                "    else:",
+                f"        set{i}(e, default{i})",
+            ]
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"factory{i}"] = f.default_factory
+            lines += [
+                f"    if {name!r} in d:",
+                f"        set{i}(e, {value})",
+                "        n += 1",
+                "    else:",
+                f"        set{i}(e, factory{i}())",
+            ]
+        else:
+            required += 1
+            lines.append(f"    set{i}(e, {value})")
+    names = frozenset(f.name for f in dataclasses.fields(cls))
+    namespace["names"] = names
     lines += [
-        "    if len(k) != len(d) - ('type' in d) - ('v' in d):",
-        "        extra = sorted(set(d) - set(k) - {'type', 'v'})",
+        f"    if {required} + n != len(d) - ('type' in d) - ('v' in d):",
+        "        extra = sorted(set(d) - names - {'type', 'v'})",
         "        raise TypeError('champ inconnu : ' + ', '.join(extra))",
-        "    return cls(**k)",
+        "    return e",
     ]
-    namespace: dict[str, Any] = {"cls": cls, "fromiso": datetime.fromisoformat}
     exec("\n".join(lines), namespace)  # the code is built above from the fields
     return cast(Callable[[Mapping[str, Any]], Event], namespace["decode"])
 
