@@ -149,12 +149,15 @@ def _game_master_turn(
             _act(game, "transfigure", gm, at, res, player=name)
 
 
-def play(players: int, rng: random.Random, start: date = date(2026, 12, 1)) -> SimResult:
-    """Play one whole game of ``players`` bots on a drawn cast; return it with its statistics."""
+def play(
+    players: int, rng: random.Random, start: date = date(2026, 12, 1), *, posts: float = 0.0
+) -> SimResult:
+    """Play one whole game of ``players`` bots on a drawn cast; return it with its statistics.
+    ``posts``: see :func:`play_cast`."""
     names = [f"Joueur{i:02d}" for i in range(1, players + 1)]
     draw_rng = random.Random(rng.random())
     cast, ronde = draw(names, draw_rng)  # type: ignore[arg-type]
-    return play_cast(cast, ronde, rng, start=start)
+    return play_cast(cast, ronde, rng, start=start, posts=posts)
 
 
 def play_cast(
@@ -164,8 +167,11 @@ def play_cast(
     *,
     start: date = date(2026, 12, 1),
     options: dict[str, Any] | None = None,
+    posts: float = 0.0,
 ) -> SimResult:
-    """Play one whole game of bots on the given cast and Ronde."""
+    """Play one whole game of bots on the given cast and Ronde. ``posts``: the chance
+    that a player also posts his opinion in each open trial's topic at each of the day's
+    times (R4.5; 0, the default, posts nothing and draws nothing)."""
     names = list(cast)
     game = Game.create(
         start=start,
@@ -195,6 +201,8 @@ def play_cast(
                     for seat in order:
                         if rng.random() < 0.7:
                             _act(game, "rehearse", game.state.pseudo(seat), at, res)
+                if posts:
+                    _post(game, order, at, rng, res, posts)
         g = game.state
         for c in characters:
             holders = [s for s, p in g.players.items() if p.original == c]
@@ -204,6 +212,16 @@ def play_cast(
     game.advance(end)
     _act(game, "end_game", "Mj", end, res)
     return res
+
+
+def _post(
+    game: Game, order: list[str], at: datetime, rng: random.Random, res: SimResult, share: float
+) -> None:
+    """Players post in the open trials' topics (each with the chance ``share``)."""
+    for t in [t.number for t in game.state.open_trials()]:
+        for seat in order:
+            if rng.random() < share:
+                _act(game, "post", game.state.pseudo(seat), at, res, trial=t)
 
 
 def _print_game(console: Console, res: SimResult) -> None:

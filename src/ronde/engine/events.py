@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 JSON = dict[str, Any]
 
@@ -426,33 +426,90 @@ class EventFormatError(ValueError):
     """A JSON object that is not a known event (message in French)."""
 
 
+def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
+    """One prebuilt decoder for ``cls`` (its current version): it reads each field by
+    name, converts datetimes and tuples, refuses a missing or unknown field, and fills
+    the event's slots directly (what the frozen ``__init__`` does, without its
+    per-field ``object.__setattr__``). The code is written once per event type, as
+    :mod:`dataclasses` writes ``__init__``."""
+    dates, tuples, optional_dates = _kinds(cls)
+    namespace: dict[str, Any] = {
+        "cls": cls,
+        "new": object.__new__,
+        "fromiso": datetime.fromisoformat,
+    }
+    lines = ["def decode(d):", "    e = new(cls)", "    n = 0"]
+    required = 0
+    for i, f in enumerate(dataclasses.fields(cls)):
+        name = f.name
+        slot = next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__)
+        namespace[f"set{i}"] = slot.__set__
+        if name in dates:
+            value = f"fromiso(d[{name!r}])"
+        elif name in optional_dates:
+            value = f"(None if d[{name!r}] is None else fromiso(d[{name!r}]))"
+        elif name in tuples:
+            value = f"tuple(d[{name!r}])"
+        else:
+            value = f"d[{name!r}]"
+        if f.default is not dataclasses.MISSING:
+            namespace[f"default{i}"] = f.default
+            lines += [
+                f"    if {name!r} in d:",
+                f"        set{i}(e, {value})",
+                "        n += 1",
+                "    else:",
+                f"        set{i}(e, default{i})",
+            ]
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"factory{i}"] = f.default_factory
+            lines += [
+                f"    if {name!r} in d:",
+                f"        set{i}(e, {value})",
+                "        n += 1",
+                "    else:",
+                f"        set{i}(e, factory{i}())",
+            ]
+        else:
+            required += 1
+            lines.append(f"    set{i}(e, {value})")
+    names = frozenset(f.name for f in dataclasses.fields(cls))
+    namespace["names"] = names
+    lines += [
+        f"    if {required} + n != len(d) - ('type' in d) - ('v' in d):",
+        "        extra = sorted(set(d) - names - {'type', 'v'})",
+        "        raise TypeError('champ inconnu : ' + ', '.join(extra))",
+        "    return e",
+    ]
+    exec("\n".join(lines), namespace)  # the code is built above from the fields
+    return cast(Callable[[Mapping[str, Any]], Event], namespace["decode"])
+
+
+#: type name -> its decoder (current version)
+_DECODERS = {name: _decoder(cls) for name, cls in EVENT_TYPES.items()}
+
+
 def from_json(data: Mapping[str, Any]) -> Event:
     """Rebuild an event from its JSON dict, upcasting older versions.
 
     Raises:
         EventFormatError: unknown type, newer version, or missing/extra fields.
     """
-    raw = dict(data)
-    etype = raw.pop("type", None)
-    version = raw.pop("v", 1)
-    if not isinstance(etype, str) or etype not in EVENT_TYPES:
+    etype = data.get("type")
+    decode = _DECODERS.get(etype) if isinstance(etype, str) else None
+    if decode is None:
         raise EventFormatError(f"type d'événement inconnu : {etype!r}")
-    cls = EVENT_TYPES[etype]
+    cls = EVENT_TYPES[etype]  # type: ignore[index]
+    version = data.get("v", 1)
     if not isinstance(version, int) or version > cls.VERSION:
         raise EventFormatError(f"version {version!r} de {etype} non prise en charge")
-    while version < cls.VERSION:
-        raw = UPCASTERS[(etype, version)](raw)
-        version += 1
-    dates, tuples, optional_dates = _KINDS[etype]
+    if version < cls.VERSION:
+        raw = {k: v for k, v in data.items() if k not in ("type", "v")}
+        while version < cls.VERSION:
+            raw = UPCASTERS[(etype, version)](raw)  # type: ignore[index]
+            version += 1
+        data = raw
     try:
-        for name in dates:
-            raw[name] = datetime.fromisoformat(raw[name])
-        for name in optional_dates:
-            if raw.get(name) is not None:
-                raw[name] = datetime.fromisoformat(raw[name])
-        for name in tuples:
-            if name in raw:
-                raw[name] = tuple(raw[name])
-        return cls(**raw)
+        return decode(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"événement {etype} mal formé : {exc}") from None

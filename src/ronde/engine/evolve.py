@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from .characters import REGISTRY
@@ -132,6 +132,27 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
             p.forum_days.add(g.action_day(e.at))
 
 
+_IMMUTABLE = (str, int, float, bool, type(None), datetime, date, frozenset)
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of ``value`` that later changes to the original cannot reach: what
+    :func:`copy.deepcopy` gives, but quicker on the flags' plain data (dicts, lists,
+    sets and tuples of strings, numbers and datetimes; anything else is deep-copied)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _snapshot(v) for k, v in value.items()}
+    if kind is list:
+        return [_snapshot(v) for v in value]
+    if kind is set:
+        return set(value)  # (its elements are hashable, thus immutable here)
+    if kind is tuple:
+        return tuple(_snapshot(v) for v in value)
+    if isinstance(value, _IMMUTABLE):
+        return value
+    return copy.deepcopy(value)
+
+
 def _verdict_instant_over(g: GameState, e: Event) -> None:
     """Once time moves past a verdict's instant, keep the flags as its consequences
     left them (the views' what-if before the announcement, A77); forget announced ones."""
@@ -140,13 +161,13 @@ def _verdict_instant_over(g: GameState, e: Event) -> None:
         if t.announced:
             del g.verdict_flags[number]
         elif after is None and t.ended_at is not None and e.at > t.ended_at:
-            g.verdict_flags[number] = (before, copy.deepcopy(g.flags))
+            g.verdict_flags[number] = (before, _snapshot(g.flags))
 
 
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
     t = g.trials[e.trial - 1]
     if e.concluded:  # what its consequences change stays hidden until announced (A77)
-        g.verdict_flags[e.trial] = (copy.deepcopy(g.flags), None)
+        g.verdict_flags[e.trial] = (_snapshot(g.flags), None)
     t.status = e.status
     t.reason = e.reason
     t.truth = e.truth
@@ -311,11 +332,49 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
 }
 
 
+#: events that change no mask, Character or holder: the live slots stay as cached
+_KEEPS_LIVE_SLOTS: frozenset[type[Event]] = frozenset(_APPLY) - {
+    PlayerUnmasked,
+    Transfigured,
+    CharacterFact,
+}
+
+
+#: events that change no trial, mask, Character, identity or pseudo (what
+#: :meth:`GameState.memoized_board` keeps)
+_KEEPS_BOARD: frozenset[type[Event]] = frozenset(
+    {
+        Rehearsed,
+        MessageSent,
+        PointsAwarded,
+        Posted,
+        ChorusVoted,
+        ChorusDecided,
+        ThemeSet,
+        ItemsSent,
+        JokerUsed,
+        ConstraintRecorded,
+        ExemptionGranted,
+        DayClosed,
+        CutoffPassed,
+        PlayEnded,
+        InvestigationMade,
+        RondeGuessed,
+    }
+)
+
+
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
     if g.verdict_flags:
         _verdict_instant_over(g, e)
-    _APPLY[type(e)](g, e)
+    kind = type(e)
+    _APPLY[kind](g, e)
     g.clock = e.at
-    g.event_count += 1
+    count = g.event_count
+    g.event_count = count + 1
+    if kind in _KEEPS_LIVE_SLOTS and g.live_cache[0] == count:
+        g.live_cache = (count + 1, g.live_cache[1])  # (see :func:`ronde.engine.ronde.live_slots`)
+    if kind not in _KEEPS_BOARD:
+        g.board_count = count + 1
     return g

@@ -307,15 +307,29 @@ class Game:
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
+        # the timers only change as events apply: kept until the next event
+        return self.state.memoized("next_timer", self._compute_next_timer)
+
+    def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
         g = self.state
-        due: list[tuple[datetime, int, int]] = [(t.deadline, 0, t.number) for t in g.open_trials()]
+        # (the instants depend on the start date, options and opening times only)
+        instants = g.times("timers")
+        if not instants:
+            instants["cutoff"], instants["end"] = cutoff_1313(g.start), g.end_of_play()
+        due: list[tuple[datetime, int, int]] = []
+        for t in g.trials:
+            if t.status == "open":
+                deadline = instants.get(t.opened_at)
+                if deadline is None:
+                    deadline = instants[t.opened_at] = t.deadline
+                due.append((deadline, 0, t.number))
         if not g.cutoff_done:
-            due.append((cutoff_1313(g.start), 1, 0))
+            due.append((instants["cutoff"], 1, 0))
         if g.days_closed < LAST_DAY:
             # the end of the day (A9: N minutes after midnight under ``grace_N``)
             due.append((g.day_start(g.days_closed + 2), 2, g.days_closed + 1))
         if not g.play_ended:
-            due.append((g.end_of_play(), 3, 0))
+            due.append((instants["end"], 3, 0))
         return min(due) if due else None
 
     def advance(self, t: datetime) -> list[Event]:

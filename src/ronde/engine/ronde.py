@@ -13,7 +13,8 @@ from .state import GameState
 
 
 def live_slots(g: GameState) -> frozenset[str]:
-    """The live slots now (cached per event count: the state only changes by events)."""
+    """The live slots now, cached per event count (the state only changes by events;
+    ``evolve`` carries the cache over the events that change no mask)."""
     count, cached = g.live_cache
     if count == g.event_count:
         return cached
@@ -30,6 +31,8 @@ def live_slots(g: GameState) -> frozenset[str]:
         elif masked:
             live.add(character)
     result = frozenset(live)
+    if result == cached:
+        result = cached  # the same object: what is cached on it (walks) stays valid
     g.live_cache = (g.event_count, result)
     return result
 
@@ -38,7 +41,12 @@ def live_slots(g: GameState) -> frozenset[str]:
 def revived(g: GameState, characters: Iterable[str]) -> Iterator[None]:
     """Within the block, treat ``characters``' slots as live (a read-only what-if used
     to check late complaints against the targets before the verdict, R4.8)."""
-    g.live_cache = (g.event_count, live_slots(g) | frozenset(characters))
+    live = live_slots(g)
+    extra = frozenset(characters)
+    if extra <= live:  # nothing to revive: the live slots (and their walks) as they are
+        yield
+        return
+    g.live_cache = (g.event_count, live | extra)
     try:
         yield
     finally:
@@ -51,13 +59,27 @@ def slot_live(g: GameState, character: str) -> bool:
 
 
 def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
-    ronde = g.ronde
+    live = live_slots(g)
+    # walks are kept while the live slots stay the same object (see live_slots)
+    hit = g.memo_cache.get("walks")
+    if hit is None or hit[1][0] is not live:
+        hit = g.memo_cache["walks"] = (-1, (live, {}))
+    walks: dict[tuple[str, int, int], list[str]] = hit[1][1]
+    key = (slot, k, step)
+    out = walks.get(key)
+    if out is None:
+        out = walks[key] = _walk_live(g.ronde, live, slot, k, step)
+    return list(out)
+
+
+def _walk_live(
+    ronde: tuple[str, ...], live: frozenset[str], slot: str, k: int, step: int
+) -> list[str]:
     n = len(ronde)
     if slot not in ronde or k <= 0:
         return []
     i = ronde.index(slot)
     out: list[str] = []
-    live = live_slots(g)
     for d in range(1, n):
         c = ronde[(i + step * d) % n]
         if c in live:

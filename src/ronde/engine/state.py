@@ -170,6 +170,9 @@ class GameState:
         default_factory=list
     )
     event_count: int = 0
+    #: the event count after the last event that may change the trials, masks,
+    #: Characters, identities or pseudos (see ``evolve``; a key of :meth:`memoized_board`)
+    board_count: int = 0
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)
@@ -182,6 +185,16 @@ class GameState:
     verdict_flags: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = field(
         default_factory=dict
     )
+
+    def memoized_board(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, cached until the next event that may change the trials, masks,
+        Characters, identities or pseudos (:attr:`board_count`): for what views share."""
+        hit = self.memo_cache.get(key)
+        if hit is not None and hit[0] == self.board_count:
+            return cast(T, hit[1])
+        value = compute()
+        self.memo_cache[key] = (self.board_count, value)
+        return value
 
     def memoized(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event (the state only changes by events)."""
@@ -200,12 +213,32 @@ class GameState:
         when = t if t is not None else self.clock
         if when is None:
             return 0
-        return counting_day(self.start, when, self.options)
+        hit = self.memo_cache.get("days")
+        days = hit[1] if hit is not None else self.times("days")
+        n = days.get(when)
+        if n is None:
+            if len(days) > 4096:
+                days.clear()
+            n = days[when] = counting_day(self.start, when, self.options)
+        return cast(int, n)
 
     def day_start(self, n: int) -> datetime:
         """When day J*n* starts counting; ``day_start(n + 1)`` is the end of J*n*, when
         its end-of-day checks run (J*n+1* 00:00, plus N minutes under ``grace_N``)."""
-        return counting_start(self.start, n, self.options)
+        starts = self.times("day_starts")
+        at = starts.get(n)
+        if at is None:
+            at = starts[n] = counting_start(self.start, n, self.options)
+        return cast(datetime, at)
+
+    def times(self, key: str) -> dict[Any, Any]:
+        """A table of what depends only on instants, the start date and the options
+        (days, day starts, game times as shown), which never change: kept across events
+        (in :attr:`memo_cache`, which a what-if may empty; bounded)."""
+        hit = self.memo_cache.get(key)
+        if hit is None or len(hit[1]) > 4096:
+            hit = self.memo_cache[key] = (-1, {})
+        return cast(dict[Any, Any], hit[1])
 
     def opt(self, rid: str) -> str:
         """The value of house rule ``rid`` for this game."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from .characters import character_of
 from .clock import format_time
@@ -33,6 +33,16 @@ PUBLIC = "public"
 GAME_MASTER = "game_master"
 
 View = dict[str, Any]
+
+
+def _time(g: GameState, t: datetime) -> str:
+    """``format_time(g.start, t)`` (``J3 10:00``), kept per instant: views show the same
+    times again and again."""
+    shown = g.times("shown")
+    text = shown.get(t)
+    if text is None:
+        text = shown[t] = format_time(g.start, t)
+    return cast(str, text)
 
 
 def public_identities(g: GameState) -> dict[str, str]:
@@ -64,7 +74,7 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
             {
                 "author": "chœur" if c.author == CHORUS else g.pseudo(c.author),
                 "anonymous": anonymous,
-                "time": format_time(g.start, c.at),
+                "time": _time(g, c.at),
             }
         )
     out: View = {
@@ -78,8 +88,8 @@ def _trial_public(g: GameState, t: Trial, viewer: str | None) -> View:
             else ("chœur" if t.opener == CHORUS else g.pseudo(t.opener))
         ),
         "anonymous": t.anonymous_to_others(),
-        "opened": format_time(g.start, t.opened_at),
-        "deadline": format_time(g.start, t.deadline),
+        "opened": _time(g, t.opened_at),
+        "deadline": _time(g, t.deadline),
         # a verdict is public once the game masters announce it (R4.8): until then the
         # trial shows as concluded, outcome pending
         "status": shown_status,
@@ -110,9 +120,7 @@ def _messages_for(g: GameState, seat: str, chorus_since: datetime | None = None)
                 others = [s for s in to if s != seat]
                 if others and all(not g.players[s].masked for s in others):
                     continue
-            out.append(
-                {"time": format_time(g.start, at), "kind": kind, "text": text, "public": public}
-            )
+            out.append({"time": _time(g, at), "kind": kind, "text": text, "public": public})
     return out
 
 
@@ -178,7 +186,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
         "viewer": p.pseudo,
         "kind": "player",
         "day": day,
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "me": me,
         "targets": targets,
         "targets_fr": sorted(french_name(c) for c in targets),
@@ -247,11 +255,11 @@ def _public_view(g: GameState) -> View:
     return {
         "kind": PUBLIC,
         "day": g.day(),
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "trials": [_trial_public(g, t, None) for t in g.trials],
         "known": {g.pseudo(s): c for s, c in public_identities(g).items()},
         "announcements": [
-            {"time": format_time(g.start, at), "kind": kind, "text": text}
+            {"time": _time(g, at), "kind": kind, "text": text}
             for at, _to, kind, text, data, public in g.messages
             if public and not _held(g, data)
         ],
@@ -331,7 +339,7 @@ def _game_master_view(g: GameState) -> View:
                         "null": c.null,
                         "compelled": c.compelled,
                         "late": c.late,
-                        "time": format_time(g.start, c.at),
+                        "time": _time(g, c.at),
                     }
                     for c in t.complaints
                 ],
@@ -344,7 +352,7 @@ def _game_master_view(g: GameState) -> View:
     return {
         "kind": GAME_MASTER,
         "day": day,
-        "time": format_time(g.start, g.clock) if g.clock else "",
+        "time": _time(g, g.clock) if g.clock else "",
         "ronde": list(g.ronde),
         "window": window(g),
         "boost": boost_on(g),
@@ -356,7 +364,7 @@ def _game_master_view(g: GameState) -> View:
         "work": work_view(g, items),
         "messages": [
             {
-                "time": format_time(g.start, at),
+                "time": _time(g, at),
                 "to": [g.pseudo(s) for s in to],
                 "kind": kind,
                 "text": text,
@@ -427,7 +435,7 @@ def work_view(g: GameState, items: list[Todo]) -> list[View]:
             "text": x.text,
             "kind": x.kind,
             "player": g.pseudo(x.player) if x.player else None,
-            "deadline": format_time(g.start, x.deadline) if x.deadline else None,
+            "deadline": _time(g, x.deadline) if x.deadline else None,
             "deadline_at": x.deadline.isoformat() if x.deadline else None,
             "consequence": x.consequence,
             "action": x.action,
@@ -478,7 +486,18 @@ def _brief_trials(
 
 def player_brief(g: GameState, seat: str) -> View:
     """A compact player view for bots (a subset of :func:`player_view`): his targets,
-    whether he can act, the open trials as the public sees them, and known identities."""
+    whether he can act, the open trials as the public sees them, and known identities.
+    Kept until the next event or a new instant (read it, do not change it)."""
+    key = f"brief:{seat}"
+    hit = g.memo_cache.get(key)
+    if hit is not None and hit[0] == g.event_count and hit[1][0] == g.clock:
+        return dict(hit[1][1])
+    brief = _player_brief(g, seat)
+    g.memo_cache[key] = (g.event_count, (g.clock, brief))
+    return dict(brief)
+
+
+def _player_brief(g: GameState, seat: str) -> View:
     p = g.players[seat]
     day = g.day()
     open_trials = [
@@ -490,11 +509,11 @@ def player_brief(g: GameState, seat: str) -> View:
             "public_complaints": public_complaints,
             "open": is_open,
         }
-        for number, accused, supposed, involved, public_complaints, is_open in g.memoized(
+        for number, accused, supposed, involved, public_complaints, is_open in g.memoized_board(
             "brief_trials", lambda: _brief_trials(g)
         )
     ]
-    known = g.memoized(
+    known = g.memoized_board(
         "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
     )
     return {
@@ -515,7 +534,7 @@ def player_brief(g: GameState, seat: str) -> View:
         "told": frozenset(g.told_kinds.get(seat, ())),
         # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
         "anonymous_right": anonymous_right(g, p, opening=False) if p.masked else None,
-        "masked_players": g.memoized(
+        "masked_players": g.memoized_board(
             "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
         ),
     }
