@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .characters import character_of
+from .character import character_of
 from .chorus import available
 from .clock import LAST_DAY, format_time
 from .constraints import constraint_range, covered
@@ -44,7 +44,7 @@ def today_view(g: GameState, seat: str) -> View:
     """
     p = g.players[seat]
     day = g.day()
-    module = character_of(p)
+    module = character_of(g, p)
     out: View = {"day": day, "asleep": seat in g.asleep.get(day, set())}
     span = constraint_range(g, p) if g.days_closed >= 1 else None
     if span is not None and span[0] <= day <= span[1] and module.constraint_fr:

@@ -45,15 +45,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, Character
 from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
 from ..clock import LAST_DAY, cutoff_1313, duty_window
 from ..commands import Command
+from ..constraints import covered
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import attempt, rows, table, values, window
 from ..state import GameState, Player, Trial
+from ..trials import running, trial_of
+from ..verdicts import end_trial, unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, Character
 
 #: the defence windows (R7.3.2)
 DEFENCE_WINDOWS: tuple[tuple[int, int], ...] = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13))
@@ -88,7 +92,6 @@ class DevilsAdvocate(Character):
                 ``out_of_window`` (J1, J13 from 13:13), ``power_exhausted`` (the window's
                 attempt made), ``trial_closed`` (the trial ended or its outcome is known).
         """
-        from ..trials import running, trial_of
 
         g = ctx.g
         t = trial_of(g, cmd)
@@ -142,7 +145,6 @@ class DevilsAdvocate(Character):
 
     def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
         """The designated trial reaches quorum: cancelled for procedural defect (R7.3.3)."""
-        from ..trials import end_trial
 
         g = ctx.g
         for seat, w in self._pending(g, trial):
@@ -177,7 +179,6 @@ class DevilsAdvocate(Character):
 
     def _judge(self, ctx: Context, p: Player) -> None:
         """No cancellation after both attempts: unmasked at once (R7.3.4, A36)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         if not p.masked or p.unofficial is not None or not self.holds(g, p):
@@ -191,7 +192,6 @@ class DevilsAdvocate(Character):
 
     def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
         """End of W1 (J8 00:00) or W2 (J13 13:13): a missing attempt (A36)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         if str(w) not in self._required(g, p):
@@ -235,8 +235,6 @@ class DevilsAdvocate(Character):
 
     def _defence_due(self, ctx: Context, p: Player, first: int, last: int) -> None:
         """End of a defence window: at least one counted defence, unless waived (A23)."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         since = self.role_since(g, p) or 1
@@ -329,7 +327,6 @@ class DevilsAdvocate(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import attempt, rows, table, values, window
 
         out = [
             f"J{d.get('day')} : défense de {d.get('player')} "

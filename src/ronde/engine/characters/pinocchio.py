@@ -36,13 +36,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..clock import LAST_DAY
+from ..constraints import covered
 from ..context import Context
 from ..events import CharacterFact
 from ..ronde import unrestricted_targets
+from ..sentences import number, period, table
 from ..state import Complaint, GameState, Player, Trial
+from ..trials import accusation_truth
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import Character
 
 PERIODS = ((2, 4), (5, 7), (8, 10), (11, 13))
 LIES_PER_PERIOD = 2
@@ -102,7 +106,6 @@ class Pinocchio(Character):
         if g.opt("A60") == "outcome":
             self._fact(ctx, seat, "pending", {"trial": trial.number})
             return
-        from ..trials import accusation_truth
 
         self._count(ctx, p, trial.number, day, lie=not accusation_truth(g, trial))
 
@@ -135,8 +138,6 @@ class Pinocchio(Character):
             mistakes=truths,
         )
         if truths >= TRUTHS_LIMIT:
-            from ..unmasking import unmask
-
             unmask(ctx, p.seat, "duty", "R7.21.5", detail="trois Procès justes", cause_day=day)
 
     def _fact(self, ctx: Context, seat: str, kind: str, data: dict[str, object]) -> None:
@@ -154,8 +155,6 @@ class Pinocchio(Character):
 
     # -- periods ---------------------------------------------------------------------
     def _check_period(self, ctx: Context, p: Player, day: int) -> None:
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         for first, last in PERIODS:
@@ -233,7 +232,6 @@ class Pinocchio(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import number, period, table
 
         out = [
             f"Procès injustes {period(k)} : {n} ({LIES_PER_PERIOD} exigés)."

@@ -30,14 +30,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..clock import DUTY_WINDOWS, LAST_DAY
 from ..context import Context
 from ..events import CharacterFact
 from ..names import french_name
 from ..ronde import slot_live
+from ..sentences import names, period, table, values
 from ..state import CHORUS, GameState, Player, Trial
+from ..unmasking import before_verdicts
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import Character
 
 PERIODS = DUTY_WINDOWS  # W1 and W2 (R3.8)
 QUORUM = 4
@@ -83,7 +86,6 @@ class StrawMan(Character):
         return False
 
     def _check(self, ctx: Context, p: Player, day: int) -> None:
-        from ..unmasking import unmask
 
         g = ctx.g
         for first, last in PERIODS:
@@ -117,7 +119,6 @@ class StrawMan(Character):
         )
         if not ends:
             return
-        from ..unmasking import before_verdicts
 
         # the accused this verdict unmasked learns them too while it is not announced:
         # what he is told may not depend on the outcome (A77)
@@ -174,7 +175,6 @@ class StrawMan(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import names, period, table, values
 
         learned = values(data, "learned_complainers")
         out = [f"Personnages de vos plaignants, appris des MJ : {names(learned)}."]

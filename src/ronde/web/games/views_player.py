@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
-from ronde.engine.characters import character_of
+from ronde.engine.character import character_of
 from ronde.engine.clock import parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.items import BOX_POINTS
@@ -69,7 +69,7 @@ def delivery_items(g: GameState, seat: str) -> list[tuple[str, str]]:
     items (A73's definition), boxes, and what his character asks him to send."""
     p = g.players[seat]
     catalog = g.catalog
-    requested = character_of(p).items_requested(g, p)
+    requested = character_of(g, p).items_requested(g, p)
     definition = g.opt("A73")
     ids = [
         i
@@ -83,7 +83,7 @@ def joker_items(g: GameState, seat: str) -> list[tuple[str, str]]:
     """The items (or pairs of identical items, the Mime) that make his Joker, as his
     character's rules say (``joker_refusal``); the value is the list sent."""
     p = g.players[seat]
-    module = character_of(p)
+    module = character_of(g, p)
     if not p.masked or not module.jokers_allowed(g, p):
         return []
     out = []
