@@ -110,3 +110,24 @@ def today_view(g: GameState, seat: str) -> View:
         sorted(available(g)) if not p.masked and p.alive and day < LAST_DAY else []
     )
     return out
+
+
+# -- what a player's forms offer (the portal's item lists) ---------------------------------
+def items_requested(g: GameState, seat: str) -> frozenset[str]:
+    """The items ``seat``'s character asks him to send the game masters (a delivery of
+    them is not reported, A73)."""
+    p = g.players[seat]
+    return frozenset(character_of(g, p).items_requested(g, p))
+
+
+def jokers_allowed(g: GameState, seat: str) -> bool:
+    """Whether ``seat`` may use a Joker now: masked, and his character has Jokers (R6.10)."""
+    p = g.players[seat]
+    return p.masked and character_of(g, p).jokers_allowed(g, p)
+
+
+def joker_refusal(g: GameState, seat: str, items: list[str]) -> str | None:
+    """Why ``items`` would not make ``seat``'s Joker (``None``: they would), as his
+    character's rules say."""
+    p = g.players[seat]
+    return character_of(g, p).joker_refusal(g, p, items)

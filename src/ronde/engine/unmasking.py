@@ -15,15 +15,6 @@ PUBLIC_DETAIL = frozenset({"constraint", "trial"})
 #: Causes that wait for the end of an open trial against the player (R4.15, R6.4).
 DEFERRED_CAUSES = frozenset({"constraint", "duty"})
 
-CAUSES_FR = {
-    "trial": "Procès juste",
-    "constraint": "contrainte non respectée",
-    "duty": "devoir non accompli",
-    "power": "pouvoir d'un autre personnage",
-    "death": "mort du citoyen",
-    "hunt": "accusation fausse du Héros tragique",
-}
-
 
 def hidden_unmaskings(g: GameState) -> dict[str, str]:
     """Seat -> character of the players unmasked by a verdict not yet announced: the

@@ -19,11 +19,10 @@ from .events import (
     TrialEnded,
     UnofficiallyUnmasked,
 )
-from .names import french_name
+from .names import CAUSES_FR, french_name
 from .state import Trial
 from .trials import STATUS_FR, accusation_truth, quorum_count, score_trial, trial_of
 from .unmasking import (
-    CAUSES_FR,
     DEFERRED_CAUSES,
     MOOT,
     PUBLIC_DETAIL,

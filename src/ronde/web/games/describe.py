@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ronde.engine import events as ev
 from ronde.engine.clock import format_time
-from ronde.engine.names import french_name
-from ronde.engine.unmasking import CAUSES_FR
+from ronde.engine.names import CAUSES_FR, french_name
 
 from . import labels
 
