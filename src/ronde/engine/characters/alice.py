@@ -113,7 +113,6 @@ class Alice(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         excerpts = rows(data, "excerpts")
         if not excerpts:
             return ["Aucun extrait de MP reçu pour l'instant."]

@@ -43,14 +43,14 @@ from typing import Any, ClassVar
 
 from ..character import ActionHandler, ListedJokers, every_character
 from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
-from ..clock import LAST_DAY, cutoff_1313, duty_window
+from ..clock import cutoff_1313, duty_window
 from ..commands import Command
 from ..context import Context
-from ..errors import RuleViolation
+from ..duties import window_attempt
 from ..events import CharacterFact
 from ..sentences import attempt, table, values, window
 from ..state import GameState, Player
-from ..trials import _score_complaint, accusation_truth, opener_scores, running, trial_of
+from ..trials import _score_complaint, accusation_truth, opener_scores
 from ..unmasking import held_by
 from ..verdicts import end_trial, unmask
 from ..work import Todo, day_end
@@ -85,30 +85,17 @@ class Chucky(ListedJokers):
                 13:13), ``power_exhausted`` (the window's attempt made),
                 ``trial_closed`` (the trial already ended).
         """
-
         g = ctx.g
-        t = trial_of(g, cmd)
-        running(g)
-        p = g.players[actor]
-        if not p.masked or p.unofficial is not None:
-            raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasqué.")
-        if not self.holds(g, p):
-            raise RuleViolation("not_allowed", f"{p.pseudo} n'est pas Chucky.")
-        day = g.action_day(ctx.now)
-        w = duty_window(day)
-        if w is None or (day == LAST_DAY and ctx.now >= cutoff_1313(g.start)):
-            raise RuleViolation(
-                "out_of_window",
-                "Chucky écourte un Procès entre J2 et J7, puis entre J8 et J13 13h13.",
-            )
-        if str(w) in p.data.get("chucky_attempts", {}):
-            raise RuleViolation("power_exhausted", f"Chucky a déjà écourté un Procès en W{w}.")
-        if t.status != "open" or ctx.now >= t.deadline:
-            raise RuleViolation("trial_closed", f"Le Procès n°{t.number} est terminé.")
-        if actor not in t.posters:
-            raise RuleViolation(
-                "not_allowed", f"{p.pseudo} n'a pas posté dans le Procès n°{t.number} (A37)."
-            )
+        t, p, day, w = window_attempt(
+            ctx,
+            cmd,
+            actor,
+            self,
+            not_holder="n'est pas Chucky.",
+            out_of_window="Chucky écourte un Procès entre J2 et J7, puis entre J8 et J13 13h13.",
+            attempts="chucky_attempts",
+            exhausted="Chucky a déjà écourté un Procès en W{w}.",
+        )
         ctx.emit(
             CharacterFact(
                 at=ctx.now,
@@ -191,7 +178,6 @@ class Chucky(ListedJokers):
             unmask(ctx, p.seat, "duty", "R7.7.5", detail="aucun Procès juste écourté")
 
     def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
-
         g = ctx.g
         if str(w) not in self._required(g, p) or p.unofficial is not None:
             return
@@ -221,7 +207,6 @@ class Chucky(ListedJokers):
             entry["status"] = data["status"]
 
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
-
         attempts = p.data.get("chucky_attempts", {})
         return {
             "shortenings": {
@@ -268,7 +253,6 @@ class Chucky(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [
             f"Procès écourté, {window(w)} : {attempt(a)}."
             for w, a in table(data, "shortenings").items()

@@ -144,7 +144,6 @@ class Decorators(Character):
         self._survivor(ctx, masked[0], holders, day)
 
     def _sanction(self, ctx: Context, pair: list[str], day: int) -> None:
-
         g = ctx.g
         results = self.results(g)
         run, total = self.tally(results, "tie")
@@ -258,7 +257,6 @@ class Decorators(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         c = table(data, "contest")
         out = [
             "Concours des Décorateurs : "

@@ -247,7 +247,6 @@ class Destiny(Character):
 
     # -- duties ------------------------------------------------------------------------
     def _duty(self, ctx: Context, p: Player, day: int) -> None:
-
         g = ctx.g
         first = self.first_day(g, p)
         if day < first or covered(g, p.seat, day):
@@ -341,7 +340,6 @@ class Destiny(Character):
         )
 
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
-
         g = ctx.g
         known = g.flags.get("destiny_schedule")
         if known and known.get("from") != seat and not g.players[seat].masked:
@@ -361,7 +359,6 @@ class Destiny(Character):
 
     @staticmethod
     def _thread_args(g: GameState, cmd: Command) -> dict[str, Any]:
-
         known = g.flags.get("destiny_schedule") or {}
         target = _entry(known, g.day() + 1)
         if target is None or not slot_live(g, target):
@@ -468,7 +465,6 @@ class Destiny(Character):
         ]
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         schedule = rows(data, "schedule")
         if not schedule:
             return ["Vous n'avez pas encore déclaré votre destinée aux MJ."]

@@ -320,7 +320,6 @@ class Diva(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = []
         if data.get("public"):
             out.append("Tout message des MJ pour vous est publié sur le forum.")

@@ -112,7 +112,6 @@ class Extra(Character):
         return first
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         themes = table(data, "themes")
         if not themes:
             return ["Les MJ n'ont pas encore donné de thème."]

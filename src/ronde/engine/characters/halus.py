@@ -83,7 +83,6 @@ class Halus(ListedJokers):
         return RIGHT if self._available(g, p) else None
 
     def _check_spent(self, g: GameState, p: Player, *, opening: bool) -> None:
-
         if self._available(g, p) or anonymous_right(g, p, opening=opening) is not None:
             return
         raise RuleViolation(
@@ -148,7 +147,6 @@ class Halus(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [
             f"Plainte anonyme {period(x.get('period'))} : "
             f"{'utilisée' if x.get('used') else 'pas encore utilisée'}."

@@ -267,7 +267,6 @@ class LittleMermaid(ListedJokers):
             self._sanction(ctx, target, int(o["day"]))
 
     def _sanction(self, ctx: Context, target: str, order_day: int) -> None:
-
         unmask(
             ctx,
             target,
@@ -346,7 +345,6 @@ class LittleMermaid(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         status = {
             "pending": "en attente",
             "obeyed": "obéi",

@@ -216,7 +216,6 @@ class Mime(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         model = data.get("model")
         if not model:
             return ["Les MJ ne vous ont pas encore désigné de modèle."]

@@ -128,7 +128,6 @@ class Pianist(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [f"Paroles de chanson attendues {period(data.get('lyrics_window'))}."]
         sent = [g.catalog.name(str(i)) for i in rows(data, "music_items_today")]
         out.append(

@@ -245,7 +245,6 @@ class Pierrot(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         sleepers = [f"{s.get('player')} (J{s.get('day')})" for s in rows(data, "sleepers")]
         if not sleepers:
             return ["Vous n'avez encore endormi personne."]

@@ -40,6 +40,7 @@ from ..character import Character
 from ..clock import LAST_DAY
 from ..constraints import covered
 from ..context import Context
+from ..duties import judge_windows
 from ..events import CharacterFact
 from ..ronde import unrestricted_targets
 from ..sentences import number, period, table
@@ -155,14 +156,10 @@ class Pinocchio(Character):
 
     # -- periods ---------------------------------------------------------------------
     def _check_period(self, ctx: Context, p: Player, day: int) -> None:
-
+        """End of a period: two false accusations, fewer with sleep or exemption days (A23)."""
         g = ctx.g
-        for first, last in PERIODS:
-            if last != day:
-                continue
-            since = self.role_since(g, p)
-            if since is None or first < since:
-                return  # the Revenant: only periods that start after the assignment (A61)
+
+        def missed(first: int, last: int) -> str | None:
             needed = LIES_PER_PERIOD
             off = sum(1 for d in range(first, last + 1) if covered(g, p.seat, d))
             mode = g.opt("A23")
@@ -171,15 +168,13 @@ class Pinocchio(Character):
             elif mode == "reduce":
                 needed = max(0, needed - off)
             got = self.lies(p, first, last)
-            if got < needed:
-                unmask(
-                    ctx,
-                    p.seat,
-                    "duty",
-                    "R7.21.3",
-                    detail=f"{got} Procès injuste(s) du J{first} au J{last}",
-                    cause_day=day,
-                )
+            return f"{got} Procès injuste(s) du J{first} au J{last}" if got < needed else None
+
+        # (the Revenant: only periods that start after the assignment, A61)
+        since = self.role_since(g, p)
+        judge_windows(
+            ctx, p, day, PERIODS, since=since, missed=missed, cause="duty", rule="R7.21.3"
+        )
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if day < LAST_DAY:
@@ -232,7 +227,6 @@ class Pinocchio(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [
             f"Procès injustes {period(k)} : {n} ({LIES_PER_PERIOD} exigés)."
             for k, n in table(data, "lies_by_period").items()

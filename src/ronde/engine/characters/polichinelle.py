@@ -86,7 +86,6 @@ class Polichinelle(Character):
         return p
 
     def _designated(self, g: GameState, cmd: Command, actor: str) -> str:
-
         seat = player_seat(g, cmd.require("player"))
         if seat == actor:
             raise RuleViolation("not_allowed", "Polichinelle se désigne lui-même.")
@@ -350,7 +349,6 @@ class Polichinelle(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [
             f"J{s.get('day')} : secret de {s.get('player')} révélé à "
             f"{people(s.get('recipients') or [])}."

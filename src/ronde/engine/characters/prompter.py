@@ -324,7 +324,6 @@ class Prompter(Character):
 
     @staticmethod
     def _candle_args(g: GameState, cmd: Command) -> dict[str, Any]:
-
         seat = player_seat(g, cmd.require("player"))
         return {"player": seat, "theme_found": cmd.flag("theme_found")}
 
@@ -403,7 +402,6 @@ class Prompter(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         phrase = data.get("phrase")
         out = [
             f"Votre phrase : « {phrase} »."

@@ -281,7 +281,6 @@ class Revenant(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         given = table(data, "given_roles")
         if not given:
             return ["Les MJ ne vous ont encore donné aucun rôle."]

@@ -308,7 +308,6 @@ class TragicHero(Character):
 
     # -- the monstrous Joker (R7.17.3, A24) ---------------------------------------------
     def special_joker(self, ctx: Context, cmd: Command, actor: str, items: list[str]) -> bool:
-
         g = ctx.g
         owner = next((hunt for _h, hunt in self._hunts(g) if hunt["monster"] == actor), None)
         claimed = cmd.get("kind") == "monstrous"
@@ -546,7 +545,6 @@ class TragicHero(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = []
         declared = values(data, "declared")
         if declared:

@@ -199,7 +199,6 @@ class Woody(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-
         out = [
             f"J{q.get('day')} : {q.get('player')} est-il {name(str(q.get('character')))} ? "
             f"Réponse : {q.get('answer')}."
