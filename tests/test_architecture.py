@@ -5,6 +5,7 @@ themselves are import-linter's contracts (``pyproject.toml``, run by ``make lint
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,14 @@ def test_the_registry_is_one_list_the_game_is_built_with() -> None:
     assert len({c.id for c in CHARACTERS}) == len(CHARACTERS) == 22
     init = Game.__init__.__defaults__
     assert init is not None and REGISTRY in init
+
+
+def test_every_engine_module_has_its_layer() -> None:
+    """A new engine module is placed in the layers of ``pyproject.toml`` (import-linter
+    only checks the modules it is told about)."""
+    config = tomllib.loads((ENGINE.parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["id"] == "engine-layers")["layers"]
+    named = {m.strip().removeprefix("ronde.engine.") for layer in layers for m in layer.split("|")}
+    modules = {p.stem for p in ENGINE.glob("*.py")} - {"__init__"} | {"characters"}
+    assert modules == named
