@@ -29,6 +29,7 @@ test: install lint typecheck pytest
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/lint-imports --no-cache
 
 typecheck: install
 	$(BIN)/mypy

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ronde.engine.characters import REGISTRY
+from ronde.engine.registry import REGISTRY
 
 from .conftest import SHARED
 

@@ -13,9 +13,9 @@ import random
 import pytest
 
 from ronde.catalog import default_catalog
-from ronde.engine.characters import REGISTRY
 from ronde.engine.game import Game
 from ronde.engine.names import RONDE_IDS
+from ronde.engine.registry import REGISTRY
 from ronde.engine.views import public_identities, view
 from ronde.setup import draw
 from ronde.sim import play_cast

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from ronde import store
 from ronde.catalog import default_catalog
-from ronde.engine.characters import character_of
+from ronde.engine.character import character_of
 from ronde.engine.clock import PARIS, day_start, parse_time
 from ronde.engine.commands import Command
 from ronde.engine.errors import CODES, RuleViolation
@@ -283,7 +283,7 @@ class Driver:
         """A new Extra acts anonymously; others when they have a right to (and want to)."""
         if p.new_extra:
             return True
-        right = character_of(p).anonymous_right(self.g, p, opening=opening)
+        right = character_of(self.g, p).anonymous_right(self.g, p, opening=opening)
         return right is not None and self.draw(st.booleans())
 
     def _open_trial(self, smart: bool) -> tuple[str, dict[str, Any]]:
@@ -384,7 +384,7 @@ class Driver:
         masked = self.masked()
         if smart and masked:
             p = self.pick(masked)
-            module = character_of(p)
+            module = character_of(self.g, p)
             items = sorted(getattr(module, "joker_items", ())) or ["item_cards", "item_money"]
             return p.pseudo, {"items": [self.pick(items)]}
         return self.any_name(), {
@@ -409,7 +409,9 @@ class Driver:
         return self.any_name(), {"order": list(order)}
 
     def powerful(self) -> list[Player]:
-        return [p for p in self.masked() if set(character_of(p).actions()) & set(PLAYER_POWERS)]
+        return [
+            p for p in self.masked() if set(character_of(self.g, p).actions()) & set(PLAYER_POWERS)
+        ]
 
     def power_args(self, actor: Player | None) -> dict[str, Any]:
         """Arguments for any power or game-master action (each takes the keys it needs)."""
@@ -441,7 +443,7 @@ class Driver:
         powerful = self.powerful()
         if smart and powerful:
             p = self.pick(powerful)
-            names = sorted(set(character_of(p).actions()) & set(PLAYER_POWERS))
+            names = sorted(set(character_of(self.g, p).actions()) & set(PLAYER_POWERS))
             self.action = self.pick(names)
             return p.pseudo, self.power_args(p)
         self.action = self.pick(PLAYER_POWERS)
@@ -774,7 +776,7 @@ def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
     first = next(
         p.pseudo
         for p in g.players.values()
-        if p.character != "extra" and (character_of(p).constraint_days or (9, 9))[0] <= 2
+        if p.character != "extra" and (character_of(g, p).constraint_days or (9, 9))[0] <= 2
     )
     prefix = [
         Command(

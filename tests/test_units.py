@@ -241,7 +241,8 @@ def test_character_modules_do_not_import_each_other() -> None:
 
 
 def test_source_tree_exists() -> None:
-    assert (ROOT / "src" / "ronde" / "engine" / "characters" / "base.py").is_file()
+    assert (ROOT / "src" / "ronde" / "engine" / "character.py").is_file()
+    assert (ROOT / "src" / "ronde" / "engine" / "registry.py").is_file()
     assert Path(__file__).is_file()
 
 

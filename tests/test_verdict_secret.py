@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from ronde.engine import trials
+from ronde.engine import verdicts
 from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import GameCreated, TrialAnnounced, TrialEnded
@@ -38,7 +38,7 @@ from tests.test_draws import CATALOG, recording
 def flipped(number: int) -> Iterator[None]:
     """Trial ``number`` concludes with the other outcome (only its verdict is flipped:
     what other rules ask of the accusation before it stays as it was)."""
-    truth, conclude = trials.accusation_truth, trials.conclude
+    truth, conclude = verdicts.accusation_truth, verdicts.conclude
     deciding: list[int] = []
 
     def flip(g: Any, t: Trial) -> bool:
@@ -52,13 +52,13 @@ def flipped(number: int) -> Iterator[None]:
         finally:
             deciding.pop()
 
-    trials.accusation_truth = flip  # type: ignore[assignment]
-    trials.conclude = concluding  # type: ignore[assignment]
+    verdicts.accusation_truth = flip  # type: ignore[assignment]
+    verdicts.conclude = concluding  # type: ignore[assignment]
     try:
         yield
     finally:
-        trials.accusation_truth = truth  # type: ignore[assignment]
-        trials.conclude = conclude  # type: ignore[assignment]
+        verdicts.accusation_truth = truth  # type: ignore[assignment]
+        verdicts.conclude = conclude  # type: ignore[assignment]
 
 
 def views(game: Game) -> dict[str, Any]:

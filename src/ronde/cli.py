@@ -65,12 +65,15 @@ def open_store() -> None:
     """Set up Django (lazily: ``check`` and ``simulate`` never pay for it) and bring the
     database's tables up to date."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+    # (lazy: Django is set up only by the commands that use the store)
     from django.apps import apps
 
     if not apps.ready:
+        # (lazy: Django is set up only by the commands that use the store)
         import django
 
         django.setup()
+    # (lazy: Django is set up only by the commands that use the store)
     from django.conf import settings
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
@@ -80,6 +83,7 @@ def open_store() -> None:
         Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        # (lazy: Django is set up only by the commands that use the store)
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
@@ -88,6 +92,7 @@ def open_store() -> None:
 def _game(slug: str) -> Any:
     """The stored game called ``slug`` (exit 2 if there is none)."""
     open_store()
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games.models import Game as StoredGame
 
     try:
@@ -182,6 +187,7 @@ def new(
     except RuleViolation as rv:
         raise _fail(f"{rv.code} : {rv.message}") from None
     open_store()
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import transfer
 
     invitations: dict[str, str] = {}
@@ -226,6 +232,7 @@ def _parse_args(pairs: list[str]) -> dict[str, Any]:
 
 def _print_diff(stored: Any, diff: Any) -> None:
     """The difference a correction makes, one line per event or action."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .engine.clock import format_time
     from .web.games.describe import describe
 
@@ -259,6 +266,7 @@ def act(
 ) -> None:
     """Enregistre une action (même vocabulaire que les scénarios) : clé=valeur ..."""
     stored = _game(slug)
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import service, transfer
 
     args = _parse_args(list(ctx.args))
@@ -293,6 +301,7 @@ def act(
 def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
     """Les actions enregistrées avec leur numéro (pour ronde strike)."""
     stored = _game(slug)
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .engine.clock import format_time
     from .web.games.models import Action
 
@@ -328,6 +337,7 @@ def strike(
 ) -> None:
     """Raye une action enregistrée et reconstruit la partie sans elle (rien n'est effacé)."""
     stored = _game(slug)
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import service, transfer
     from .web.games.models import Action
 
@@ -360,6 +370,7 @@ def strike(
 
 def _late_bound(game: Game, t: datetime) -> None:
     """A file game: the same bounds as the store (no year 9999)."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from datetime import timedelta
 
     if t > game.state.end_of_play() + timedelta(days=3):
@@ -377,6 +388,7 @@ def _state_of(name: str, at: str | None) -> tuple[Any, Any]:
             game.advance(t)
         return game, None
     stored = _game(name)
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import service
 
     if at is None:
@@ -409,9 +421,11 @@ def show(
     if as_json:
         console.print_json(json.dumps(v, ensure_ascii=False, default=str))
         return
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .render import render_view
 
     if stored is not None and viewer == "game_master":
+        # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
         from .engine.clock import format_time
         from .web.games import clocks
 
@@ -451,6 +465,7 @@ def scores(
 def games() -> None:
     """Les parties enregistrées."""
     open_store()
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .engine.clock import format_time
     from .web.games import clocks
     from .web.games.models import Game as StoredGame
@@ -471,6 +486,7 @@ def advance(
 ) -> None:
     """Avance l'horloge d'une partie « manual » ; les échéances dues sont appliquées."""
     stored = _game(slug)
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import service
 
     try:
@@ -493,6 +509,7 @@ def export_command(
 ) -> None:
     """Exporte une partie (JSON Lines : actions et événements) pour ronde import."""
     stored = _game(slug)
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import transfer
 
     data = b"".join(transfer.export_lines(stored))
@@ -523,6 +540,7 @@ def import_command(
     except (OSError, UnicodeDecodeError) as exc:
         raise _fail(f"{file}: fichier illisible : {exc}") from None
     open_store()
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import transfer
 
     try:
@@ -584,6 +602,7 @@ def simulate(
     ] = None,
 ) -> None:
     """Des robots jouent des parties complètes de 13 jours sur leur seule vue."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .sim import run_cli
 
     run_cli(console, players=players, games=games, seed=seed, plot=plot, log=log)

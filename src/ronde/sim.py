@@ -26,8 +26,7 @@ from .engine.clock import PARIS, at_clock
 from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
-from .engine.names import RONDE_IDS, french_name
-from .engine.unmasking import CAUSES_FR
+from .engine.names import CAUSES_FR, RONDE_IDS, french_name
 from .engine.views import game_master_brief, player_brief
 from .setup import draw
 

@@ -17,11 +17,11 @@ from django.test import Client
 from django.urls import reverse
 
 from ronde.engine import game as engine_game
-from ronde.engine.characters import REGISTRY
-from ronde.engine.chorus import CHORUS_ACTIONS
+from ronde.engine.chorus import chorus_actions
 from ronde.engine.clock import parse_time
 from ronde.engine.names import CAST_TABLE
 from ronde.engine.options import HOUSE_RULES
+from ronde.engine.registry import REGISTRY
 from ronde.web.games import demo, labels, service, vocabulary
 from ronde.web.games.models import Game, Membership, Request
 
@@ -135,7 +135,7 @@ FRENCH_TOO = {"public", "original", "message", "points", "action", "total", "sta
 def vocabulary_ids() -> set[str]:
     """Identifiers of the engine's vocabulary: actions, chorus actions, characters,
     option values, statuses."""
-    ids = set(engine_game.CORE_ACTIONS) | set(CHORUS_ACTIONS) | STATUSES
+    ids = set(engine_game.CORE_ACTIONS) | set(chorus_actions(REGISTRY.values())) | STATUSES
     for module in REGISTRY.values():
         ids |= set(module.actions()) | set(module.gm_actions())
     ids |= {c.id for c in CAST_TABLE}

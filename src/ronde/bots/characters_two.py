@@ -13,10 +13,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ..engine.characters import REGISTRY
-from ..engine.characters.base import ListedJokers
+from ..engine.character import ListedJokers
 from ..engine.game import Game
 from ..engine.names import RONDE_IDS
+from ..engine.registry import REGISTRY
 from ..engine.views import chorus_view, player_brief, private_brief
 from . import Act, Behaviour
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .characters import REGISTRY
+from .character import every_character
 from .chorus import appoint_secretary
 from .clock import LAST_DAY
 from .commands import Command
@@ -21,8 +21,9 @@ from .events import (
 )
 from .names import fold_name, french_name, resolve_character
 from .state import GameState
-from .trials import end_trial, player_seat, running, trial_of
-from .unmasking import hidden_unmaskings, unmask
+from .trials import player_seat, running, trial_of
+from .unmasking import hidden_unmaskings
+from .verdicts import end_trial, unmask
 
 
 def set_theme(ctx: Context, cmd: Command, actor: str) -> None:
@@ -64,7 +65,7 @@ def post(ctx: Context, cmd: Command, actor: str) -> None:
     if seat is not None and seat not in t.accused and seat != t.opener and not t.complained(seat):
         raise RuleViolation("invalid_argument", f"{g.pseudo(seat)} ne participe pas à ce Procès.")
     ctx.emit(Posted(at=ctx.now, player=actor, trial=t.number, defends=seat))
-    for module in REGISTRY.values():
+    for module in every_character(g):
         module.after_post(ctx, t, actor, seat)
 
 

@@ -13,10 +13,10 @@ module adds its name to ``g.flags["chorus_actions"]`` (on its holder's unmasking
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from .characters import REGISTRY
+from .character import Character, every_character
 from .clock import LAST_DAY
 from .commands import Command
 from .context import Context
@@ -66,17 +66,19 @@ def carry_out_investigation(
     )
 
 
-def _all_actions() -> dict[str, tuple[Validator, Executor]]:
+def chorus_actions(characters: Iterable[Character]) -> dict[str, tuple[Validator, Executor]]:
+    """Every chorus action: ``investigate`` and those the character modules hand down."""
     actions: dict[str, tuple[Validator, Executor]] = {
         "investigate": (denunciation, carry_out_investigation)
     }
-    for module in REGISTRY.values():
+    for module in characters:
         actions.update(module.chorus_actions())
     return actions
 
 
-#: every chorus action: ``investigate`` and those the character modules hand down
-CHORUS_ACTIONS: dict[str, tuple[Validator, Executor]] = _all_actions()
+def _actions(g: GameState) -> dict[str, tuple[Validator, Executor]]:
+    """The chorus actions of ``g``'s registry."""
+    return g.memoized("chorus_actions", lambda: chorus_actions(every_character(g)))
 
 
 #: the chorus actions' French names, for messages (the same as the web's labels)
@@ -92,7 +94,7 @@ CHORUS_LABELS = {
 def available(g: GameState) -> set[str]:
     """The chorus actions available now (R8.6): investigate, plus those unlocked."""
     unlocked: set[str] = set(g.flags.get("chorus_actions", set()))
-    return {"investigate"} | (unlocked & set(CHORUS_ACTIONS))
+    return {"investigate"} | (unlocked & set(_actions(g)))
 
 
 def chorus_vote(ctx: Context, cmd: Command, actor: str) -> None:
@@ -113,14 +115,15 @@ def chorus_vote(ctx: Context, cmd: Command, actor: str) -> None:
     if day >= LAST_DAY:
         raise RuleViolation("out_of_window", "Une action décidée le J13 ne serait jamais exécutée.")
     action = str(cmd.require("action"))
-    if action not in CHORUS_ACTIONS:
+    actions = _actions(g)
+    if action not in actions:
         raise RuleViolation("invalid_argument", f"Action du chœur inconnue : « {action} ».")
     if action not in available(g):
         label = CHORUS_LABELS.get(action, "inconnue")
         raise RuleViolation(
             "not_allowed", f"L'action du chœur « {label} » n'est pas (encore) disponible."
         )
-    args = CHORUS_ACTIONS[action][0](g, cmd)
+    args = actions[action][0](g, cmd)
     ctx.emit(ChorusVoted(at=ctx.now, player=actor, day=day, action=action, args=args))
 
 
@@ -196,7 +199,7 @@ def _decide_group(
         paid: tuple[str, ...] = (CHORUS,)
     else:
         paid = members if mode == "at_decision" else tuple(sorted(g.chorus()))
-    CHORUS_ACTIONS[action][1](ctx, args, paid, day + 1)
+    _actions(g)[action][1](ctx, args, paid, day + 1)
 
 
 def appoint_secretary(ctx: Context, cmd: Command, actor: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .characters import REGISTRY, Extra, character_of
+from .character import character_of, every_character
 from .clock import LAST_DAY, cutoff_1313
 from .commands import Command
 from .context import Context
@@ -18,19 +18,17 @@ from .events import ConstraintRecorded, ExemptionGranted, ItemsSent, JokerUsed
 from .items import ONE_PER_GAME_MASTER
 from .state import GameState, Player
 from .trials import check_active, player_seat, running
-from .unmasking import unmask
+from .verdicts import unmask
 
 
 def constraint_range(g: GameState, p: Player) -> tuple[int, int] | None:
     """First and last day of the player's daily constraint, or ``None`` (R3.7, A3, A67)."""
-    module = character_of(p)
+    module = character_of(g, p)
     days = module.constraint_span(g, p)
     if days is None or not p.masked:
         return None
     first, last = days
-    if isinstance(module, Extra):
-        first = module.constraint_start(g, p)
-    return (first, last)
+    return (module.constraint_first(g, p, first), last)
 
 
 def covered(g: GameState, seat: str, day: int) -> str | None:
@@ -178,7 +176,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
     check_active(g, p)
     items = items_arg(g, cmd)
     to = game_master_name(g, cmd)
-    module = character_of(p)
+    module = character_of(g, p)
     day = g.day(ctx.now)
     if g.opt("A24") == "named_day" and cmd.get("day") is not None:
         day = cmd.integer("day")
@@ -186,7 +184,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
             raise RuleViolation("invalid_argument", f"Jour hors de la partie : {day}.")
         if day < g.day(ctx.now):
             raise RuleViolation("out_of_window", "Un Joker ne couvre pas un jour passé.")
-    if any(other.special_joker(ctx, cmd, actor, items) for other in REGISTRY.values()):
+    if any(other.special_joker(ctx, cmd, actor, items) for other in every_character(g)):
         return  # a Joker of another kind (the monstrous Joker, A24)
     if not module.jokers_allowed(g, p):
         raise RuleViolation("not_allowed", "Ce personnage n'a pas de Joker.")
@@ -245,7 +243,7 @@ def send_items(ctx: Context, cmd: Command, actor: str) -> None:
         ctx.award(actor, points, f"Envoi d'un {name} aux MJ", "R9.24")
     definition = g.opt("A73")
     sender = g.players[actor]
-    requested = character_of(sender).items_requested(g, sender)
+    requested = character_of(g, sender).items_requested(g, sender)
     forbidden = [
         i
         for i in items

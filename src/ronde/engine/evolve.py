@@ -7,11 +7,11 @@ function over its events, so a live game and its replay end in the same state.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date, datetime
 from typing import Any
 
-from .characters import REGISTRY
+from .character import Character
 from .events import (
     CharacterFact,
     ChorusDecided,
@@ -51,7 +51,9 @@ from .ronde import live_slots
 from .state import CHORUS, Complaint, GameState, Player, ScoreLine, Trial
 
 
-def new_state(e: GameCreated, catalog: ItemCatalog) -> GameState:
+def new_state(
+    e: GameCreated, catalog: ItemCatalog, characters: Mapping[str, Character]
+) -> GameState:
     """The state right after ``GameCreated`` (R1.6, R1.7, R2.3)."""
     if e.deco_overrides:
         catalog = ItemCatalog(deco={**catalog.deco, **e.deco_overrides}, names_fr=catalog.names_fr)
@@ -67,6 +69,7 @@ def new_state(e: GameCreated, catalog: ItemCatalog) -> GameState:
         ronde=tuple(e.ronde),
         players=players,
         catalog=catalog,
+        characters=characters,
     )
     for seat in e.players:
         c = e.cast[seat]
@@ -259,7 +262,7 @@ def _guess(g: GameState, e: RondeGuessed) -> None:
 
 
 def _fact(g: GameState, e: CharacterFact) -> None:
-    REGISTRY[e.character].apply_fact(g, g.players[e.player], e)
+    g.characters[e.character].apply_fact(g, g.players[e.player], e)
 
 
 def _unofficial(g: GameState, e: UnofficiallyUnmasked) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
-from . import admin, chorus, constraints, trials
-from .characters import REGISTRY, character_of
+from . import accusations, admin, chorus, constraints, trials, verdicts
+from .character import Character, character_of, every_character
 from .clock import LAST_DAY, cutoff_1313, day_start, format_time
 from .commands import Command
 from .context import Context
@@ -25,15 +25,16 @@ from .evolve import evolve, new_state
 from .items import ItemCatalog
 from .names import RONDE_IDS, fold_name, french_name, nearest, resolve_character
 from .options import validate_options
+from .registry import REGISTRY
 from .state import GameState
-from .unmasking import unmask
+from .verdicts import unmask
 
 Handler = Callable[[Context, Command, str], None]
 
 #: action -> (who may do it: "player" | "game_master", handler)
 CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
-    "open_trial": ("player", trials.open_trial),
-    "complain": ("player", trials.complain),
+    "open_trial": ("player", accusations.open_trial),
+    "complain": ("player", accusations.complain),
     "post": ("player", admin.post),
     "rehearse": ("player", admin.rehearse),
     "guess_ronde": ("player", admin.guess_ronde),
@@ -48,7 +49,7 @@ CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
     "award": ("game_master", admin.award),
     "replace_player": ("game_master", admin.replace_player),
     "record_death": ("game_master", admin.record_death),
-    "announce": ("game_master", trials.announce),
+    "announce": ("game_master", verdicts.announce),
     "end_game": ("game_master", admin.end_game),
 }
 
@@ -94,27 +95,29 @@ def check_arguments(cmd: Command) -> None:
             )
 
 
-def all_actions() -> dict[str, tuple[str, Handler]]:
+def all_actions(
+    characters: Mapping[str, Character] = REGISTRY,
+) -> dict[str, tuple[str, Handler]]:
     """Core actions plus every character module's powers (by scenario name)."""
     out = dict(CORE_ACTIONS)
-    for module in REGISTRY.values():
+    for module in characters.values():
         for name in module.actions():
-            out.setdefault(name, ("player", _power(module.id, name)))
+            out.setdefault(name, ("player", _power(module, name)))
         for name, handler in module.gm_actions().items():
             out.setdefault(name, ("game_master", handler))
     return out
 
 
-def _power(owner: str, name: str) -> Handler:
+def _power(owner: Character, name: str) -> Handler:
     """Dispatch a player power to the module of the actor's character when it has that
     power (e.g. the Revenant holding a role), else to the module that defines it (which
     refuses with ``not_allowed``)."""
 
     def handler(ctx: Context, cmd: Command, actor: str) -> None:
         p = ctx.g.players[actor]
-        module = character_of(p)
+        module = character_of(ctx.g, p)
         own = module.actions().get(name)
-        (own or REGISTRY[owner].actions()[name])(ctx, cmd, actor)
+        (own or owner.actions()[name])(ctx, cmd, actor)
 
     return handler
 
@@ -237,11 +240,17 @@ class Game:
         log: every event so far, starting with ``GameCreated``.
     """
 
-    def __init__(self, created: GameCreated, catalog: ItemCatalog) -> None:
+    def __init__(
+        self,
+        created: GameCreated,
+        catalog: ItemCatalog,
+        characters: Mapping[str, Character] = REGISTRY,
+    ) -> None:
         self.catalog = catalog
-        self.state: GameState = new_state(created, catalog)
+        self.characters = characters
+        self.state: GameState = new_state(created, catalog, characters)
         self.log: list[Event] = [created]
-        self._actions = all_actions()
+        self._actions = all_actions(characters)
         # identical commands accepted on the current counting day (their draws differ,
         # see ``command_key``); an identical command on a later day is another key anyway
         self._seen_day: int | None = None
@@ -261,6 +270,7 @@ class Game:
         game_masters: list[str] | None = None,
         options: Mapping[str, object] | None = None,
         at: datetime | None = None,
+        characters: Mapping[str, Character] = REGISTRY,
     ) -> Game:
         """A new game with the given (already drawn) cast and Ronde.
 
@@ -281,10 +291,15 @@ class Game:
             options=opts,
             seed=seed,
         )
-        return cls(created, catalog)
+        return cls(created, catalog, characters)
 
     @classmethod
-    def replay(cls, events: Iterable[Event], catalog: ItemCatalog) -> Game:
+    def replay(
+        cls,
+        events: Iterable[Event],
+        catalog: ItemCatalog,
+        characters: Mapping[str, Character] = REGISTRY,
+    ) -> Game:
         """Rebuild a game from its log (nothing is decided or drawn again).
 
         Raises:
@@ -294,7 +309,7 @@ class Game:
         first = next(it, None)
         if not isinstance(first, GameCreated):
             raise ValueError("un journal de partie commence par game_created")
-        game = cls(first, catalog)
+        game = cls(first, catalog, characters)
         state, log = game.state, game.log
         for e in it:
             evolve(state, e)
@@ -347,7 +362,7 @@ class Game:
             if kind == 0:
                 trial = self.state.trial(arg)
                 assert trial is not None
-                trials.expire(ctx, trial)
+                verdicts.expire(ctx, trial)
             elif kind == 1:
                 self._cutoff(ctx)
             elif kind == 2:
@@ -367,8 +382,8 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(p).on_day_closed(ctx, p, day)
-        for module in REGISTRY.values():
+                character_of(g, p).on_day_closed(ctx, p, day)
+        for module in every_character(g):
             module.after_day_closed(ctx, day)
         chorus.decide(ctx, day)
         ctx.emit(DayClosed(at=ctx.now, day=day))
@@ -381,8 +396,8 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(p).on_cutoff(ctx, p)
-        for module in REGISTRY.values():
+                character_of(g, p).on_cutoff(ctx, p)
+        for module in every_character(g):
             module.after_cutoff(ctx)
         ctx.emit(CutoffPassed(at=ctx.now))
 
@@ -390,7 +405,7 @@ class Game:
         """The role reveal at the end of J1 (R1.8)."""
         g = ctx.g
         for seat, p in g.players.items():
-            module = character_of(p)
+            module = character_of(g, p)
             visible = module.visible_set(g, p)
             names = ", ".join(french_name(c) for c in sorted(visible)) or "aucun"
             ctx.tell(

@@ -150,3 +150,14 @@ def nearest(text: str, candidates: list[str]) -> str | None:
     folded = {normalize(c): c for c in candidates}
     close = difflib.get_close_matches(normalize(text), list(folded), n=1, cutoff=0.5)
     return folded[close[0]] if close else None
+
+
+#: the causes of an unmasking, in French (R8.1): the announcements and every page
+CAUSES_FR = {
+    "trial": "Procès juste",
+    "constraint": "contrainte non respectée",
+    "duty": "devoir non accompli",
+    "power": "pouvoir d'un autre personnage",
+    "death": "mort du citoyen",
+    "hunt": "accusation fausse du Héros tragique",
+}

@@ -6,15 +6,18 @@ Times are timezone-aware datetimes (Europe/Paris).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .clock import TRIAL_WINDOW, counting_day, counting_start, cutoff_1313, elapsed
 from .items import ItemCatalog
 from .names import fold_name
 from .options import option
+
+if TYPE_CHECKING:  # (the Character base reads the state: no import at run time)
+    from .character import Character
 
 CHORUS = "chorus"
 T = TypeVar("T")
@@ -185,6 +188,9 @@ class GameState:
     verdict_flags: dict[int, tuple[dict[str, Any], dict[str, Any] | None]] = field(
         default_factory=dict
     )
+    #: character id -> its module: the registry the game was built with (never an
+    #: event's content; see :mod:`ronde.engine.registry`)
+    characters: Mapping[str, Character] = field(default_factory=dict, repr=False, compare=False)
 
     def memoized_board(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, cached until the next event that may change the trials, masks,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .characters import character_of
+from .character import character_of
 from .chorus import available
 from .clock import LAST_DAY, format_time
 from .constraints import constraint_range, covered
@@ -44,7 +44,7 @@ def today_view(g: GameState, seat: str) -> View:
     """
     p = g.players[seat]
     day = g.day()
-    module = character_of(p)
+    module = character_of(g, p)
     out: View = {"day": day, "asleep": seat in g.asleep.get(day, set())}
     span = constraint_range(g, p) if g.days_closed >= 1 else None
     if span is not None and span[0] <= day <= span[1] and module.constraint_fr:
@@ -110,3 +110,24 @@ def today_view(g: GameState, seat: str) -> View:
         sorted(available(g)) if not p.masked and p.alive and day < LAST_DAY else []
     )
     return out
+
+
+# -- what a player's forms offer (the portal's item lists) ---------------------------------
+def items_requested(g: GameState, seat: str) -> frozenset[str]:
+    """The items ``seat``'s character asks him to send the game masters (a delivery of
+    them is not reported, A73)."""
+    p = g.players[seat]
+    return frozenset(character_of(g, p).items_requested(g, p))
+
+
+def jokers_allowed(g: GameState, seat: str) -> bool:
+    """Whether ``seat`` may use a Joker now: masked, and his character has Jokers (R6.10)."""
+    p = g.players[seat]
+    return p.masked and character_of(g, p).jokers_allowed(g, p)
+
+
+def joker_refusal(g: GameState, seat: str, items: list[str]) -> str | None:
+    """Why ``items`` would not make ``seat``'s Joker (``None``: they would), as his
+    character's rules say."""
+    p = g.players[seat]
+    return character_of(g, p).joker_refusal(g, p, items)

@@ -7,10 +7,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .characters import REGISTRY, character_of
-from .context import Context
-from .events import PlayerUnmasked, SecretaryAppointed, TrialEnded, UnofficiallyUnmasked
-from .names import french_name
 from .state import GameState, Trial
 
 #: Causes whose detail (e.g. the day of a failed constraint) may be published (R8.1).
@@ -18,106 +14,6 @@ PUBLIC_DETAIL = frozenset({"constraint", "trial"})
 
 #: Causes that wait for the end of an open trial against the player (R4.15, R6.4).
 DEFERRED_CAUSES = frozenset({"constraint", "duty"})
-
-CAUSES_FR = {
-    "trial": "Procès juste",
-    "constraint": "contrainte non respectée",
-    "duty": "devoir non accompli",
-    "power": "pouvoir d'un autre personnage",
-    "death": "mort du citoyen",
-    "hunt": "accusation fausse du Héros tragique",
-}
-
-
-def unmask(
-    ctx: Context,
-    seat: str,
-    cause: str,
-    rule: str,
-    trial: Trial | None = None,
-    *,
-    detail: str = "",
-    cause_day: int | None = None,
-) -> bool:
-    """Unmask ``seat`` for ``cause`` if the rules let it happen now; return whether it did.
-
-    A player is unmasked at most once per mask (R8.3). Protected characters keep
-    their mask (hook ``escapes_unmasking``). A failed constraint or duty of the
-    accused of an open trial only unmasks him unofficially until that trial
-    ends (R4.15). Consequences: −300 points (R9.15), the public announcement
-    without the author of a power (R8.1), open trials against him become moot
-    (A17), the first unmasked becomes the Secretary (R8.12), visible sets move on
-    (R2.9) and the character's inheritance passes to the chorus (hook ``on_unmasked``).
-    """
-    g = ctx.g
-    p = g.players[seat]
-    if not p.masked:
-        return False
-    module = character_of(p)
-    day = cause_day if cause_day is not None else g.day(ctx.now)
-    if module.escapes_unmasking(g, p, cause, trial, day):
-        return False
-    # (also while a verdict against him awaits its announcement: his unmasking for a
-    # failure would otherwise tell the outcome, A77)
-    accused_now = (
-        any(seat in t.accused for t in g.open_trials()) or awaiting_verdict(g, seat) is not None
-    )
-    if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
-        ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
-        return False
-    character = p.character or "extra"
-    ctx.emit(
-        PlayerUnmasked(
-            at=ctx.now,
-            player=seat,
-            character=character,
-            cause=cause,
-            rule=rule,
-            trial=trial.number if trial else None,
-        )
-    )
-    ctx.award(
-        seat, -300, f"Démasqué ({french_name(character)})", "R9.15", trial.number if trial else None
-    )
-    # a verdict's unmasking becomes public with the verdict's announcement (R4.8, R4.11)
-    held = trial is not None and trial.concluded and not trial.announced
-    if not held:
-        announce_unmasking(ctx, seat, character, cause, trial, detail)
-    _moot_trials(ctx, seat, trial if held else None)
-    if g.secretary is None:
-        ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
-    module.on_unmasked(ctx, p)
-    for other in REGISTRY.values():
-        other.after_unmasking(ctx, seat, character, cause)
-    from .visibility import notify_new_targets
-
-    notify_new_targets(ctx)
-    return True
-
-
-def announce_unmasking(
-    ctx: Context, seat: str, character: str, cause: str, trial: Trial | None, detail: str = ""
-) -> None:
-    """The public announcement of an unmasking: the player and the Character, the cause,
-    never the author of a power (R8.1)."""
-    p = ctx.g.players[seat]
-    why = CAUSES_FR.get(cause, cause)
-    if detail and cause in PUBLIC_DETAIL:
-        why = f"{why} ({detail})"
-    elif detail:
-        # the detail of a duty may hold a secret (Destiny's schedule, the monster ...):
-        # the game masters get it, the forum does not (R1.12, R8.1)
-        ctx.tell([], "unmasking_detail", f"{p.pseudo} démasqué : {why} ({detail}).", player=seat)
-    ctx.announce(
-        "unmasking",
-        f"{p.pseudo} est démasqué : c'était {french_name(character)}. Cause : {why}.",
-        player=seat,
-        pseudo=p.pseudo,
-        character=character,
-        cause=cause,
-        trial=trial.number if trial else None,
-        detail=detail if cause in PUBLIC_DETAIL else "",
-    )
 
 
 def hidden_unmaskings(g: GameState) -> dict[str, str]:
@@ -271,37 +167,9 @@ def _what_if(g: GameState) -> Iterator[None]:
 MOOT = "moot:"
 
 
-def _moot_trials(ctx: Context, seat: str, held_by: Trial | None = None) -> None:
-    """Open trials against a player unmasked otherwise (A17). When the unmasking comes
-    from a verdict not yet announced, their ending is announced with that verdict
-    (reason ``moot:<n>``), so that it does not give the verdict away (R4.8)."""
-    from .trials import end_trial
-
-    mode = ctx.g.opt("A17")
-    reason = f"{MOOT}{held_by.number}" if held_by else "accusé démasqué autrement (A17)"
-    for t in ctx.g.open_trials():
-        if seat not in t.accused:
-            continue
-        if mode == "void":
-            end_trial(ctx, t, "void", reason=reason)
-        elif mode == "lapse":
-            end_trial(ctx, t, "lapsed", reason=reason)
-
-
 def held_by(g: GameState, t: Trial) -> Trial | None:
     """The unannounced verdict whose announcement will also announce ``t``'s ending."""
     if not t.reason.startswith(MOOT):
         return None
     verdict = g.trial(int(t.reason[len(MOOT) :]))
     return verdict if verdict is not None and not verdict.announced else None
-
-
-def settle_unofficial(ctx: Context, t: Trial) -> None:
-    """At a trial's end, unmask its accused who failed a duty meanwhile (R4.15)."""
-    for seat in t.accused:
-        p = ctx.g.players[seat]
-        if p.masked and p.unofficial is not None:
-            unmask(ctx, seat, p.unofficial, p.unofficial_rule or "R4.15")
-
-
-__all__ = ["DEFERRED_CAUSES", "TrialEnded", "settle_unofficial", "unmask"]

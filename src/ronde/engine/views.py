@@ -12,7 +12,8 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from .characters import character_of
+from .character import character_of
+from .chorus import available
 from .clock import format_time
 from .constraints import constraint_range, covered
 from .names import french_name
@@ -146,7 +147,7 @@ def player_view(g: GameState, seat: str) -> View:
 def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datetime | None) -> View:
     p = g.players[seat]
     revealed = g.days_closed >= 1
-    module = character_of(p)
+    module = character_of(g, p)
     me: View = {
         "pseudo": p.pseudo,
         "masked": p.masked,
@@ -217,8 +218,6 @@ def chorus_view(g: GameState, seat: str) -> View:
 
 
 def _chorus_view(g: GameState, seat: str) -> View:
-    from .chorus import available
-
     day = g.day()
     # with Woody unmasked the investigation votes are kept apart (R7.12.5): shown here
     # with the others, one line a member (his investigation vote last)
@@ -413,7 +412,7 @@ def work(g: GameState) -> list[Todo]:
         )
     for p in g.players.values():
         if p.masked:
-            for item in character_of(p).game_master_todo(g, p, day):
+            for item in character_of(g, p).game_master_todo(g, p, day):
                 out.append(
                     dataclasses.replace(item, text=f"{p.pseudo} : {item.text}", player=p.seat)
                 )
@@ -546,7 +545,7 @@ def private_brief(g: GameState, seat: str) -> View:
     p = g.players[seat]
     if not p.masked or g.days_closed < 1:
         return {}
-    return character_of(p).private_view(g, p)
+    return character_of(g, p).private_view(g, p)
 
 
 def game_master_brief(g: GameState) -> View:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .characters import character_of
+from .character import character_of
 from .context import Context
 from .names import french_name
+from .unmasking import before_verdicts
 
 
 def notify_new_targets(ctx: Context) -> None:
@@ -15,8 +16,6 @@ def notify_new_targets(ctx: Context) -> None:
     verdicts are not announced (R4.8, A77): a slot freed by such a verdict still counts
     as live, its accused is still told.
     """
-    from .unmasking import before_verdicts
-
     g = ctx.g
     if g.days_closed < 1:
         return
@@ -26,7 +25,7 @@ def notify_new_targets(ctx: Context) -> None:
         for seat, p in g.players.items():
             if not p.masked:
                 continue
-            current = character_of(p).visible_set(g, p)
+            current = character_of(g, p).visible_set(g, p)
             new = sorted(c for c in current if c not in p.told_targets)  # no order (R2.4)
             if new:
                 news.append((seat, new))

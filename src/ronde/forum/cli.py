@@ -44,6 +44,7 @@ GAME_HELP = "La partie (son nom) ou un fichier .jsonl (lecture seule)."
 
 def _stored(name: str) -> Any:
     """The stored game called ``name``, or ``None`` when ``name`` is a file."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from ..cli import _game, _is_file
 
     return None if _is_file(name) else _game(name)
@@ -51,10 +52,12 @@ def _stored(name: str) -> Any:
 
 def _load(name: str | Path) -> Any:
     """The engine game of ``--game``: a stored game (brought to now) or a file."""
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from .. import store
 
     stored = _stored(str(name))
     if stored is not None:
+        # (lazy: the store (Django) is loaded only by the commands that use it)
         from ..web.games import service
 
         return service.current(stored)
@@ -77,6 +80,7 @@ def announce_command(
     ] = None,
 ) -> None:
     """Les annonces et MP de la partie, prêts à coller sur le forum (balises du forum)."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .render import ForumContext, forum_messages, heading, load_templates, render, select
 
     game = _load(game_file)
@@ -137,6 +141,7 @@ def parse_command(
     ] = None,
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from ..engine.views import view
     from .apply import number_new_trials, plan
     from .proposals import parse_pages
@@ -220,6 +225,7 @@ def parse_command(
             "--apply enregistre dans une partie du magasin : --game NOM (un fichier "
             "est en lecture seule)"
         )
+    # (lazy: the store (Django) is loaded only by the commands that use it)
     from ..web.games import service
 
     ready, held = plan(chosen, results)
@@ -254,6 +260,7 @@ def _read_pages(
 ) -> list[Any]:
     """Read pasted pages; without ``today`` the copy date comes from each page's
     header. Warnings (posts without a time…) are printed on stderr."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .thread import read_thread
 
     threads = []
@@ -293,6 +300,7 @@ def check_command(
     today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
 ) -> None:
     """Une suggestion pour la contrainte d'un joueur (les MJ décident)."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from ..engine.names import resolve_character
     from .checks import AREAS, cell_posts, prompter_sentence, questions
 
@@ -315,6 +323,7 @@ def check_command(
     elif character == "alice":
         s = questions(posts, pseudo, day=day, start=g.start)
     elif character == "seer":
+        # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
         from .future import load_model, seer
 
         if load_model() is None:
@@ -344,6 +353,7 @@ def participation_command(
     today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
 ) -> None:
     """Jours de Répétitions (3 à 20 lignes, A69) et jours de présence sur le FV (A68)."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .checks import participation
 
     g = _load(game).state
@@ -374,6 +384,7 @@ def mime_command(
     ] = None,
 ) -> None:
     """Le Mime : 7 entrées distinctes identiques au Registre de la veille de son modèle."""
+    # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .registre import mime_check
 
     def read(p: Path) -> str:

@@ -56,6 +56,7 @@ _INFINITIVE = re.compile(r"^\w+(?:er|ir|re|oir)$")
 def load_model() -> Any | None:
     """spaCy's French model without parser and NER, or ``None`` if not installed."""
     try:
+        # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
         import spacy
 
         return spacy.load(MODEL, exclude=["ner", "parser"])

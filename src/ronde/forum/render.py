@@ -48,7 +48,9 @@ from ..engine.events import (
     TrialOpened,
     to_json,
 )
+from ..engine.game import Game
 from ..engine.names import french_name
+from ..engine.views import public_view
 
 Message = Mapping[str, Any]
 
@@ -345,16 +347,12 @@ def render_message(
 
 # -- every message of a game ---------------------------------------------------------
 def _replay_until(game: Any, index: int) -> Any:
-    from ..engine.game import Game
-
-    return Game.replay(game.log[: index + 1], game.catalog)
+    return Game.replay(game.log[: index + 1], game.catalog, game.characters)
 
 
 def forum_messages(game: Any) -> list[dict[str, Any]]:
     """Every message of ``game`` in time order: the engine's, a public summary at the
     end of each day, and the J13 13:13 reminder at the start of J13."""
-    from ..engine.views import public_view
-
     out: list[dict[str, Any]] = []
     g = game.state
     log: Sequence[Event] = game.log

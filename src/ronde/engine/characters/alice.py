@@ -27,13 +27,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from ..character import ActionHandler, ListedJokers
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import quoted as _quoted
+from ..sentences import rows
 from ..state import GameState, Player
+from ..trials import player_seat, running
 from ..work import Todo, day_end
-from .base import ActionHandler, ListedJokers
 
 
 class Alice(ListedJokers):
@@ -58,7 +61,6 @@ class Alice(ListedJokers):
                 masked Alice), ``out_of_window`` (J1), ``invalid_argument`` (empty text),
                 ``game_not_running``.
         """
-        from ..trials import player_seat, running
 
         g = ctx.g
         running(g)
@@ -111,9 +113,6 @@ class Alice(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import quoted as _quoted
-        from ..sentences import rows
-
         excerpts = rows(data, "excerpts")
         if not excerpts:
             return ["Aucun extrait de MP reçu pour l'instant."]

@@ -41,15 +41,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, ListedJokers, every_character
 from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
-from ..clock import LAST_DAY, cutoff_1313, duty_window
+from ..clock import cutoff_1313, duty_window
 from ..commands import Command
 from ..context import Context
-from ..errors import RuleViolation
+from ..duties import window_attempt
 from ..events import CharacterFact
+from ..sentences import attempt, table, values, window
 from ..state import GameState, Player
+from ..trials import _score_complaint, accusation_truth, opener_scores
+from ..unmasking import held_by
+from ..verdicts import end_trial, unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, ListedJokers
 
 FAILED = ("failed", "missing")
 
@@ -81,32 +85,17 @@ class Chucky(ListedJokers):
                 13:13), ``power_exhausted`` (the window's attempt made),
                 ``trial_closed`` (the trial already ended).
         """
-        from ..characters import REGISTRY
-        from ..trials import accusation_truth, end_trial, running, trial_of
-
         g = ctx.g
-        t = trial_of(g, cmd)
-        running(g)
-        p = g.players[actor]
-        if not p.masked or p.unofficial is not None:
-            raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasqué.")
-        if not self.holds(g, p):
-            raise RuleViolation("not_allowed", f"{p.pseudo} n'est pas Chucky.")
-        day = g.action_day(ctx.now)
-        w = duty_window(day)
-        if w is None or (day == LAST_DAY and ctx.now >= cutoff_1313(g.start)):
-            raise RuleViolation(
-                "out_of_window",
-                "Chucky écourte un Procès entre J2 et J7, puis entre J8 et J13 13h13.",
-            )
-        if str(w) in p.data.get("chucky_attempts", {}):
-            raise RuleViolation("power_exhausted", f"Chucky a déjà écourté un Procès en W{w}.")
-        if t.status != "open" or ctx.now >= t.deadline:
-            raise RuleViolation("trial_closed", f"Le Procès n°{t.number} est terminé.")
-        if actor not in t.posters:
-            raise RuleViolation(
-                "not_allowed", f"{p.pseudo} n'a pas posté dans le Procès n°{t.number} (A37)."
-            )
+        t, p, day, w = window_attempt(
+            ctx,
+            cmd,
+            actor,
+            self,
+            not_holder="n'est pas Chucky.",
+            out_of_window="Chucky écourte un Procès entre J2 et J7, puis entre J8 et J13 13h13.",
+            attempts="chucky_attempts",
+            exhausted="Chucky a déjà écourté un Procès en W{w}.",
+        )
         ctx.emit(
             CharacterFact(
                 at=ctx.now,
@@ -117,7 +106,7 @@ class Chucky(ListedJokers):
             )
         )
         if g.opt("A43") == "cancel_wins" and any(
-            m.intercept_quorum(ctx, t) for m in REGISTRY.values() if m is not self
+            m.intercept_quorum(ctx, t) for m in every_character(g) if m is not self
         ):
             self._result(ctx, actor, w, "failed", t.number)
             self._judge(ctx, p)
@@ -137,7 +126,6 @@ class Chucky(ListedJokers):
 
     def _score(self, ctx: Context, actor: str, number: int, truth: bool) -> None:
         """Chucky's fictitious complaint (R9.27, A42) and A42 ``not_concluded``."""
-        from ..trials import _score_complaint, opener_scores
 
         g = ctx.g
         t = g.trials[number - 1]
@@ -178,7 +166,6 @@ class Chucky(ListedJokers):
 
     def _judge(self, ctx: Context, p: Player) -> None:
         """No JUST trial shortened after both attempts: unmasked at once (R7.7.5, A36)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         if not p.masked or p.unofficial is not None or not self.holds(g, p):
@@ -191,8 +178,6 @@ class Chucky(ListedJokers):
             unmask(ctx, p.seat, "duty", "R7.7.5", detail="aucun Procès juste écourté")
 
     def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
-        from ..unmasking import unmask
-
         g = ctx.g
         if str(w) not in self._required(g, p) or p.unofficial is not None:
             return
@@ -222,8 +207,6 @@ class Chucky(ListedJokers):
             entry["status"] = data["status"]
 
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
-        from ..unmasking import held_by
-
         attempts = p.data.get("chucky_attempts", {})
         return {
             "shortenings": {
@@ -270,8 +253,6 @@ class Chucky(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import attempt, table, values, window
-
         out = [
             f"Procès écourté, {window(w)} : {attempt(a)}."
             for w, a in table(data, "shortenings").items()

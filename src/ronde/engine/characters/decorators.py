@@ -45,12 +45,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from ..character import Character
 from ..clock import LAST_DAY, cutoff_1313
+from ..constraints import covered
 from ..context import Context
 from ..events import CharacterFact, IdentityLearned
+from ..sentences import number, people, plural, table, values
 from ..state import GameState, Player
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import Character
 
 WIN_RUN, WIN_TOTAL = 3, 6
 TIE_RUN, TIE_TOTAL = 2, 4
@@ -104,8 +107,6 @@ class Decorators(Character):
 
     def _settle(self, ctx: Context, day: int) -> None:
         """The end of ``day`` for the pair: items, contest, survivor (once per day)."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         if day < 2 or day in g.flags.get("decorators_settled", []):
@@ -143,8 +144,6 @@ class Decorators(Character):
         self._survivor(ctx, masked[0], holders, day)
 
     def _sanction(self, ctx: Context, pair: list[str], day: int) -> None:
-        from ..unmasking import unmask
-
         g = ctx.g
         results = self.results(g)
         run, total = self.tally(results, "tie")
@@ -160,8 +159,6 @@ class Decorators(Character):
 
     def _survivor(self, ctx: Context, seat: str, holders: list[str], day: int) -> None:
         """Every two days once his partner is unmasked (R7.6.6, A10, A23)."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         partners = [s for s in holders if s != seat and not g.players[s].masked]
@@ -220,8 +217,6 @@ class Decorators(Character):
 
     def _given_role(self, ctx: Context, p: Player, day: int) -> None:
         """The Revenant given this role: one decoration item a day, no contest (A61)."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         since = self.role_since(ctx.g, p)
         if since is None or day < since or covered(ctx.g, p.seat, day):
@@ -262,8 +257,6 @@ class Decorators(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import number, people, plural, table, values
-
         c = table(data, "contest")
         out = [
             "Concours des Décorateurs : "

@@ -52,16 +52,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..accusations import emit_opening, file_complaint
+from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..clock import LAST_DAY
 from ..commands import Command
+from ..constraints import covered
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import forward, slot_live, window
+from ..sentences import name, rows
 from ..state import GameState, Player, Trial
+from ..trials import player_seat, running
+from ..unmasking import awaiting_verdict, hidden_unmaskings
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 
 def _entry(schedule: Mapping[str, Any], day: int) -> str | None:
@@ -162,7 +168,6 @@ class Destiny(Character):
                 ``distinct``), ``not_your_target`` (an unmasked Character, herself,
                 Extra), ``unknown_character``.
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -206,7 +211,6 @@ class Destiny(Character):
             RuleViolation: ``not_allowed`` (no schedule, or today's Character is still
                 masked), ``not_your_target`` (the appended Character, as in A51).
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -243,9 +247,6 @@ class Destiny(Character):
 
     # -- duties ------------------------------------------------------------------------
     def _duty(self, ctx: Context, p: Player, day: int) -> None:
-        from ..constraints import covered
-        from ..unmasking import unmask
-
         g = ctx.g
         first = self.first_day(g, p)
         if day < first or covered(g, p.seat, day):
@@ -339,8 +340,6 @@ class Destiny(Character):
         )
 
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
-        from ..unmasking import awaiting_verdict, hidden_unmaskings
-
         g = ctx.g
         known = g.flags.get("destiny_schedule")
         if known and known.get("from") != seat and not g.players[seat].masked:
@@ -360,8 +359,6 @@ class Destiny(Character):
 
     @staticmethod
     def _thread_args(g: GameState, cmd: Command) -> dict[str, Any]:
-        from ..trials import player_seat
-
         known = g.flags.get("destiny_schedule") or {}
         target = _entry(known, g.day() + 1)
         if target is None or not slot_live(g, target):
@@ -384,7 +381,6 @@ class Destiny(Character):
     ) -> None:
         """At J*n+1* 00:00: the chorus's trial, or its complaint in the identical open one
         (R8.11, A14)."""
-        from ..trials import emit_opening, file_complaint
 
         g = ctx.g
         known = g.flags.get("destiny_schedule") or {}
@@ -469,8 +465,6 @@ class Destiny(Character):
         ]
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import name, rows
-
         schedule = rows(data, "schedule")
         if not schedule:
             return ["Vous n'avez pas encore déclaré votre destinée aux MJ."]

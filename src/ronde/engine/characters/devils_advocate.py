@@ -45,15 +45,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, Character
 from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
-from ..clock import LAST_DAY, cutoff_1313, duty_window
+from ..clock import LAST_DAY
 from ..commands import Command
+from ..constraints import covered
 from ..context import Context
-from ..errors import RuleViolation
+from ..duties import judge_windows, window_attempt
 from ..events import CharacterFact
+from ..sentences import attempt, rows, table, values, window
 from ..state import GameState, Player, Trial
+from ..verdicts import end_trial, unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, Character
 
 #: the defence windows (R7.3.2)
 DEFENCE_WINDOWS: tuple[tuple[int, int], ...] = ((2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13))
@@ -88,32 +91,17 @@ class DevilsAdvocate(Character):
                 ``out_of_window`` (J1, J13 from 13:13), ``power_exhausted`` (the window's
                 attempt made), ``trial_closed`` (the trial ended or its outcome is known).
         """
-        from ..trials import running, trial_of
-
-        g = ctx.g
-        t = trial_of(g, cmd)
-        running(g)
-        p = g.players[actor]
-        if not p.masked or p.unofficial is not None:
-            raise RuleViolation("actor_unmasked", f"{p.pseudo} est démasqué.")
-        if not self.holds(g, p):
-            raise RuleViolation("not_allowed", f"{p.pseudo} n'est pas l'Avocat du Diable.")
-        day = g.action_day(ctx.now)
-        w = duty_window(day)
-        if w is None or (day == LAST_DAY and ctx.now >= cutoff_1313(g.start)):
-            raise RuleViolation(
-                "out_of_window", "Les annulations : une entre J2 et J7, une entre J8 et J13 13h13."
-            )
-        if str(w) in p.data.get("da_attempts", {}):
-            raise RuleViolation("power_exhausted", f"Tentative d'annulation de W{w} déjà faite.")
-        if t.status != "open" or ctx.now >= t.deadline:
-            raise RuleViolation("trial_closed", f"Le Procès n°{t.number} est terminé.")
-        if actor in t.accused:
-            raise RuleViolation("not_allowed", "L'Avocat n'annule pas un Procès où il est accusé.")
-        if actor not in t.posters:
-            raise RuleViolation(
-                "not_allowed", f"{p.pseudo} n'a pas posté dans le Procès n°{t.number} (A37)."
-            )
+        t, _p, day, w = window_attempt(
+            ctx,
+            cmd,
+            actor,
+            self,
+            not_holder="n'est pas l'Avocat du Diable.",
+            out_of_window="Les annulations : une entre J2 et J7, une entre J8 et J13 13h13.",
+            attempts="da_attempts",
+            exhausted="Tentative d'annulation de W{w} déjà faite.",
+            accused="L'Avocat n'annule pas un Procès où il est accusé.",
+        )
         ctx.emit(
             CharacterFact(
                 at=ctx.now,
@@ -142,7 +130,6 @@ class DevilsAdvocate(Character):
 
     def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
         """The designated trial reaches quorum: cancelled for procedural defect (R7.3.3)."""
-        from ..trials import end_trial
 
         g = ctx.g
         for seat, w in self._pending(g, trial):
@@ -177,7 +164,6 @@ class DevilsAdvocate(Character):
 
     def _judge(self, ctx: Context, p: Player) -> None:
         """No cancellation after both attempts: unmasked at once (R7.3.4, A36)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         if not p.masked or p.unofficial is not None or not self.holds(g, p):
@@ -191,7 +177,6 @@ class DevilsAdvocate(Character):
 
     def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
         """End of W1 (J8 00:00) or W2 (J13 13:13): a missing attempt (A36)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         if str(w) not in self._required(g, p):
@@ -233,39 +218,46 @@ class DevilsAdvocate(Character):
                 player=seat,
             )
 
-    def _defence_due(self, ctx: Context, p: Player, first: int, last: int) -> None:
+    def _defences_due(self, ctx: Context, p: Player, day: int) -> None:
         """End of a defence window: at least one counted defence, unless waived (A23)."""
-        from ..constraints import covered
-        from ..unmasking import unmask
-
         g = ctx.g
+
+        def missed(first: int, last: int) -> str | None:
+            if p.unofficial is not None:
+                return None
+            defences = p.data.get("da_defences", [])
+            if any(first <= d["day"] <= last and d["counted"] for d in defences):
+                return None
+            off = sum(1 for d in (first, last) if covered(g, p.seat, d))
+            if off and g.opt("A23") in ("reduce", "waive"):
+                return None  # one defence required, reduced by the sleep or exemption days
+            return f"défense J{first}–J{last}"
+
         since = self.role_since(g, p) or 1
-        if first < since or p.unofficial is not None:
-            return
-        if any(first <= d["day"] <= last and d["counted"] for d in p.data.get("da_defences", [])):
-            return
-        off = sum(1 for day in (first, last) if covered(g, p.seat, day))
-        mode = g.opt("A23")
-        if off and mode in ("reduce", "waive"):
-            return  # one defence required, reduced by the sleep or exemption days
-        unmask(
-            ctx, p.seat, "constraint", "R7.3.2", detail=f"défense J{first}–J{last}", cause_day=last
+        judge_windows(
+            ctx,
+            p,
+            day,
+            DEFENCE_WINDOWS,
+            since=since,
+            missed=missed,
+            cause="constraint",
+            rule="R7.3.2",
         )
 
     # -- timers -------------------------------------------------------------------------
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if not self.holds(ctx.g, p):
             return
-        for first, last in DEFENCE_WINDOWS:
-            if last == day and last < LAST_DAY:
-                self._defence_due(ctx, p, first, last)
+        if day < LAST_DAY:
+            self._defences_due(ctx, p, day)
         if day == DUTY_WINDOWS[1][1] and p.masked:
             self._window_closed(ctx, p, 1)
 
     def on_cutoff(self, ctx: Context, p: Player) -> None:
         if not self.holds(ctx.g, p):
             return
-        self._defence_due(ctx, p, *DEFENCE_WINDOWS[-1])
+        self._defences_due(ctx, p, LAST_DAY)
         if p.masked:
             self._window_closed(ctx, p, 2)
 
@@ -329,8 +321,6 @@ class DevilsAdvocate(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import attempt, rows, table, values, window
-
         out = [
             f"J{d.get('day')} : défense de {d.get('player')} "
             f"({'comptée' if d.get('counted') else 'non comptée'})."

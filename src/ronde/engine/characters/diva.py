@@ -43,15 +43,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from ..character import ActionHandler, Character
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
+from ..sentences import names, values
 from ..state import CHORUS, Complaint, GameState, Player, Trial
+from ..trials import opener_scores, running
+from ..verdicts import unmask
 from ..work import Todo
-from .base import ActionHandler, Character
 
 UNMASK_BONUS = 200
 
@@ -150,7 +153,6 @@ class Diva(Character):
     @staticmethod
     def _bonus(ctx: Context, trial: Trial) -> None:
         """A48 ``bonus``: the +200 of R9.7 although nobody was unmasked."""
-        from ..trials import opener_scores
 
         g = ctx.g
         label = f"Procès n°{trial.number} : Diva inquiétée (A48)"
@@ -184,7 +186,6 @@ class Diva(Character):
                 ``daily_limit`` (second of the day), ``not_your_target`` (Extra, an
                 unmasked or unknown Character), ``out_of_window`` (J1).
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -239,8 +240,6 @@ class Diva(Character):
                 designated), ``power_exhausted`` (already used), ``out_of_window`` (too
                 late), ``not_your_target``.
         """
-        from ..trials import running
-        from ..unmasking import unmask
 
         g = ctx.g
         running(g)
@@ -321,8 +320,6 @@ class Diva(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import names, values
-
         out = []
         if data.get("public"):
             out.append("Tout message des MJ pour vous est publié sur le forum.")

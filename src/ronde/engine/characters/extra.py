@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..errors import RuleViolation
 from ..ronde import unrestricted_targets
+from ..sentences import table
 from ..state import GameState, Player, Trial
 from ..work import Todo
-from .base import Character
 
 
 class Extra(Character):
@@ -100,6 +101,9 @@ class Extra(Character):
         text = f"vérifier son post des Répétitions du J{day} et son allusion {about}"
         return [self.constraint_todo(g, p, day, text)]
 
+    def constraint_first(self, g: GameState, p: Player, first: int) -> int:
+        return self.constraint_start(g, p)
+
     def constraint_start(self, g: GameState, p: Player) -> int:
         """First day of his constraint: J2 (A3), or the day after his transfiguration (A67)."""
         first = 1 if g.opt("A3") == "from_j1" else 2
@@ -108,8 +112,6 @@ class Extra(Character):
         return first
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import table
-
         themes = table(data, "themes")
         if not themes:
             return ["Les MJ n'ont pas encore donné de thème."]

@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from ..character import ActionHandler, Character
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..state import GameState, Player, Trial
 from ..work import Todo, day_end
-from .base import ActionHandler, Character
 
 IMMUNE_FROM = 8
 

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import ListedJokers
 from ..clock import period_index
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import period, rows
 from ..state import Complaint, GameState, Player, Trial
+from ..trials import anonymous_right
 from ..work import Todo
-from .base import ListedJokers
 
 #: Halus's periods (R3.8, R7.11.4)
 PERIODS: tuple[tuple[int, int], ...] = ((2, 5), (6, 9), (10, 13))
@@ -81,8 +83,6 @@ class Halus(ListedJokers):
         return RIGHT if self._available(g, p) else None
 
     def _check_spent(self, g: GameState, p: Player, *, opening: bool) -> None:
-        from ..trials import anonymous_right
-
         if self._available(g, p) or anonymous_right(g, p, opening=opening) is not None:
             return
         raise RuleViolation(
@@ -147,8 +147,6 @@ class Halus(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import period, rows
-
         out = [
             f"Plainte anonyme {period(x.get('period'))} : "
             f"{'utilisée' if x.get('used') else 'pas encore utilisée'}."

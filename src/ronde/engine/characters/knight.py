@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import ListedJokers
 from ..ronde import backward, window
 from ..state import GameState, Player
-from .base import ListedJokers
 
 
 class Knight(ListedJokers):

@@ -51,14 +51,17 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, ListedJokers
 from ..clock import LAST_DAY, cutoff_1313
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import rows
 from ..state import Complaint, GameState, Player, Trial
+from ..trials import player_seat, running, trial_of
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, ListedJokers
 
 KINDS = ("complain", "go_to", "take_item")
 MAX_AP = 6
@@ -114,7 +117,6 @@ class LittleMermaid(ListedJokers):
                 second order today), ``invalid_argument`` (unknown kind, bad cell, unknown
                 item), ``unknown_player``, ``unknown_trial``, ``trial_closed``.
         """
-        from ..trials import player_seat, running, trial_of
 
         g = ctx.g
         running(g)
@@ -240,7 +242,6 @@ class LittleMermaid(ListedJokers):
             RuleViolation: ``unknown_player``, ``not_allowed`` (no order given to him, or
                 already ruled disobedient), ``invalid_argument`` (``obeyed`` missing).
         """
-        from ..trials import player_seat
 
         g = ctx.g
         target = player_seat(g, cmd.require("player"))
@@ -268,8 +269,6 @@ class LittleMermaid(ListedJokers):
             self._sanction(ctx, target, int(o["day"]))
 
     def _sanction(self, ctx: Context, target: str, order_day: int) -> None:
-        from ..unmasking import unmask
-
         unmask(
             ctx,
             target,
@@ -348,8 +347,6 @@ class LittleMermaid(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import rows
-
         status = {
             "pending": "en attente",
             "obeyed": "obéi",

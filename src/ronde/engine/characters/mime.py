@@ -36,15 +36,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from ..character import ActionHandler, Character
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..items import ONE_PER_GAME_MASTER
 from ..ronde import forward, window
+from ..sentences import names, values
 from ..state import GameState, Player
+from ..trials import player_seat
+from ..visibility import notify_new_targets
 from ..work import Todo, day_end
-from .base import ActionHandler, Character
 
 ADDED = 2
 
@@ -108,7 +111,6 @@ class Mime(Character):
             RuleViolation: ``not_allowed`` (no masked Mime, the Mime himself, an
                 unmasked model), ``unknown_player``.
         """
-        from ..trials import player_seat
 
         g = ctx.g
         if g.play_ended:
@@ -140,7 +142,6 @@ class Mime(Character):
         )
         if g.days_closed >= 1:
             self._tell_model(ctx, g.players[mime])
-            from ..visibility import notify_new_targets
 
             notify_new_targets(ctx)
 
@@ -218,8 +219,6 @@ class Mime(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import names, values
-
         model = data.get("model")
         if not model:
             return ["Les MJ ne vous ont pas encore désigné de modèle."]

@@ -34,11 +34,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..context import Context
 from ..events import CharacterFact
+from ..sentences import period, rows
 from ..state import GameState, Player
 from ..work import Todo, day_end
-from .base import Character
 
 #: music-related decoration items, with the HiFi variants of the catalogue (A49)
 MUSIC_ITEMS = frozenset(
@@ -127,8 +128,6 @@ class Pianist(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import period, rows
-
         out = [f"Paroles de chanson attendues {period(data.get('lyrics_window'))}."]
         sent = [g.catalog.name(str(i)) for i in rows(data, "music_items_today")]
         out.append(

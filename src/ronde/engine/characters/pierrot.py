@@ -36,14 +36,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, ChorusExecutor, ChorusValidator, ListedJokers
 from ..clock import LAST_DAY
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import rows
 from ..state import GameState, Player
+from ..trials import player_seat, running
 from ..work import Todo
-from .base import ActionHandler, ChorusExecutor, ChorusValidator, ListedJokers
 
 
 class Pierrot(ListedJokers):
@@ -71,7 +73,6 @@ class Pierrot(ListedJokers):
                 player already put to sleep), ``daily_limit`` (second sleep of the day),
                 ``out_of_window`` (J1, or J13: there is no next day).
         """
-        from ..trials import player_seat, running
 
         g = ctx.g
         running(g)
@@ -181,7 +182,6 @@ class Pierrot(ListedJokers):
         Raises:
             RuleViolation: ``unknown_player``, ``not_allowed``.
         """
-        from ..trials import player_seat
 
         seat = player_seat(g, cmd.require("player"))
         if not g.players[seat].masked:
@@ -245,8 +245,6 @@ class Pierrot(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import rows
-
         sleepers = [f"{s.get('player')} (J{s.get('day')})" for s in rows(data, "sleepers")]
         if not sleepers:
             return ["Vous n'avez encore endormi personne."]

@@ -36,13 +36,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..clock import LAST_DAY
+from ..constraints import covered
 from ..context import Context
+from ..duties import judge_windows
 from ..events import CharacterFact
 from ..ronde import unrestricted_targets
+from ..sentences import number, period, table
 from ..state import Complaint, GameState, Player, Trial
+from ..trials import accusation_truth
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import Character
 
 PERIODS = ((2, 4), (5, 7), (8, 10), (11, 13))
 LIES_PER_PERIOD = 2
@@ -102,7 +107,6 @@ class Pinocchio(Character):
         if g.opt("A60") == "outcome":
             self._fact(ctx, seat, "pending", {"trial": trial.number})
             return
-        from ..trials import accusation_truth
 
         self._count(ctx, p, trial.number, day, lie=not accusation_truth(g, trial))
 
@@ -135,8 +139,6 @@ class Pinocchio(Character):
             mistakes=truths,
         )
         if truths >= TRUTHS_LIMIT:
-            from ..unmasking import unmask
-
             unmask(ctx, p.seat, "duty", "R7.21.5", detail="trois Procès justes", cause_day=day)
 
     def _fact(self, ctx: Context, seat: str, kind: str, data: dict[str, object]) -> None:
@@ -154,16 +156,10 @@ class Pinocchio(Character):
 
     # -- periods ---------------------------------------------------------------------
     def _check_period(self, ctx: Context, p: Player, day: int) -> None:
-        from ..constraints import covered
-        from ..unmasking import unmask
-
+        """End of a period: two false accusations, fewer with sleep or exemption days (A23)."""
         g = ctx.g
-        for first, last in PERIODS:
-            if last != day:
-                continue
-            since = self.role_since(g, p)
-            if since is None or first < since:
-                return  # the Revenant: only periods that start after the assignment (A61)
+
+        def missed(first: int, last: int) -> str | None:
             needed = LIES_PER_PERIOD
             off = sum(1 for d in range(first, last + 1) if covered(g, p.seat, d))
             mode = g.opt("A23")
@@ -172,15 +168,13 @@ class Pinocchio(Character):
             elif mode == "reduce":
                 needed = max(0, needed - off)
             got = self.lies(p, first, last)
-            if got < needed:
-                unmask(
-                    ctx,
-                    p.seat,
-                    "duty",
-                    "R7.21.3",
-                    detail=f"{got} Procès injuste(s) du J{first} au J{last}",
-                    cause_day=day,
-                )
+            return f"{got} Procès injuste(s) du J{first} au J{last}" if got < needed else None
+
+        # (the Revenant: only periods that start after the assignment, A61)
+        since = self.role_since(g, p)
+        judge_windows(
+            ctx, p, day, PERIODS, since=since, missed=missed, cause="duty", rule="R7.21.3"
+        )
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if day < LAST_DAY:
@@ -233,8 +227,6 @@ class Pinocchio(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import number, period, table
-
         out = [
             f"Procès injustes {period(k)} : {n} ({LIES_PER_PERIOD} exigés)."
             for k, n in table(data, "lies_by_period").items()

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..clock import TRIAL_WINDOW, elapsed
 from ..commands import Command
 from ..context import Context
@@ -49,9 +50,10 @@ from ..errors import RuleViolation
 from ..events import CharacterFact, IdentityLearned
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
+from ..sentences import people, rows
 from ..state import Complaint, GameState, Player, Trial
+from ..trials import player_seat, running
 from ..work import Todo
-from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 SECRET_DAYS = (4, 8, 12)
 GIFT_DAYS = (2, 4, 6, 8, 10, 12)
@@ -84,8 +86,6 @@ class Polichinelle(Character):
         return p
 
     def _designated(self, g: GameState, cmd: Command, actor: str) -> str:
-        from ..trials import player_seat
-
         seat = player_seat(g, cmd.require("player"))
         if seat == actor:
             raise RuleViolation("not_allowed", "Polichinelle se désigne lui-même.")
@@ -102,7 +102,6 @@ class Polichinelle(Character):
                 himself, an unmasked player), ``out_of_window`` (not J4, J8 or J12),
                 ``daily_limit`` (a second secret that day), ``unknown_player``.
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -143,7 +142,6 @@ class Polichinelle(Character):
                 odd day, or J13), ``daily_limit`` (a second gift that day),
                 ``unknown_player``.
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -230,7 +228,6 @@ class Polichinelle(Character):
             RuleViolation: ``unknown_player``, ``unknown_character``, ``not_allowed``,
                 ``not_your_target``.
         """
-        from ..trials import player_seat
 
         seat = player_seat(g, cmd.require("player"))
         character = resolve_character(str(cmd.require("as")))
@@ -352,8 +349,6 @@ class Polichinelle(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import people, rows
-
         out = [
             f"J{s.get('day')} : secret de {s.get('player')} révélé à "
             f"{people(s.get('recipients') or [])}."

@@ -51,13 +51,17 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..commands import Command
+from ..constraints import covered
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
+from ..sentences import number, rows
 from ..state import GameState, Player, Trial
+from ..trials import player_seat, running
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, Character, ChorusExecutor, ChorusValidator
 
 PHRASE_MIN_WORDS = 8
 RUN_LIMIT = 3
@@ -114,7 +118,6 @@ def found_extras(ctx: Context, named: str, *, by_prompter: bool) -> tuple[list[s
 
 def unmask_found(ctx: Context, seats: list[str], payees: tuple[str, ...], each: bool) -> None:
     """Unmask the found Extras (cause ``power``) and pay 155 per Extra (or once)."""
-    from ..unmasking import unmask
 
     found = [s for s in seats if unmask(ctx, s, "power", "R7.2.3", detail="bougie soufflée")]
     times = len(found) if each else min(1, len(found))
@@ -168,7 +171,6 @@ class Prompter(Character):
                 J2), ``power_exhausted`` (already chosen), ``invalid_argument`` (fewer
                 than 8 words).
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -205,7 +207,6 @@ class Prompter(Character):
             RuleViolation: ``not_allowed``, ``out_of_window`` (J2 or before under A3
                 ``from_j2``), ``daily_limit`` (second of the day), ``unknown_player``.
         """
-        from ..trials import player_seat, running
 
         g = ctx.g
         running(g)
@@ -261,8 +262,6 @@ class Prompter(Character):
         if mistake:
             run, total = self.mistakes(g, p)
             if run >= RUN_LIMIT or total >= TOTAL_LIMIT:
-                from ..unmasking import unmask
-
                 why = f"{run} erreurs de suite" if run >= RUN_LIMIT else f"{total} erreurs"
                 unmask(ctx, actor, "duty", "R7.2.4", detail=why, cause_day=day)
 
@@ -288,8 +287,6 @@ class Prompter(Character):
     # -- duties -------------------------------------------------------------------
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         """The sentence is due by the end of J2 (R7.2.6, R6.20): else a failed duty."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         if day != self.phrase_day(g, p) or "phrase" in p.data.get(self.id, {}):
@@ -327,8 +324,6 @@ class Prompter(Character):
 
     @staticmethod
     def _candle_args(g: GameState, cmd: Command) -> dict[str, Any]:
-        from ..trials import player_seat
-
         seat = player_seat(g, cmd.require("player"))
         return {"player": seat, "theme_found": cmd.flag("theme_found")}
 
@@ -407,8 +402,6 @@ class Prompter(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import number, rows
-
         phrase = data.get("phrase")
         out = [
             f"Votre phrase : « {phrase} »."

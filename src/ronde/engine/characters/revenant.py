@@ -42,37 +42,34 @@ Rule ids: R7.22.1, R7.22.2, R7.22.3, R7.22.4, R7.22.5, A24, A61.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import ClassVar
 
+from ..character import ActionHandler, Character
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
+from ..sentences import name, table
 from ..state import Complaint, GameState, Player, Trial
+from ..visibility import notify_new_targets
 from ..work import Todo
-from .base import ActionHandler, Character
 
 MAX_ROLES = 2
 
 
-_REGISTRY: list[dict[str, Character]] = []
-
-
-def _registry() -> dict[str, Character]:
-    """The character registry (imported late: this module is part of it)."""
-    if not _REGISTRY:
-        from . import REGISTRY
-
-        _REGISTRY.append(REGISTRY)
-    return _REGISTRY[0]
-
-
 class Revenant(Character):
-    """The Revenant: the roles of two unmasked Characters."""
+    """The Revenant: the roles of two unmasked Characters.
+
+    ``registry`` gives the characters whose roles he may be given: the registry he is
+    listed in (:mod:`ronde.engine.registry`), read when first asked (it lists him too).
+    """
+
+    def __init__(self, registry: Callable[[], Mapping[str, Character]]) -> None:
+        self._registry = registry
 
     id: ClassVar[str] = "revenant"
     constraint_days: ClassVar[tuple[int, int] | None] = None
@@ -82,7 +79,7 @@ class Revenant(Character):
         return [str(r) for r in p.data.get("given_roles", {})]
 
     def modules(self, p: Player) -> list[Character]:
-        registry = _registry()
+        registry = self._registry()
         return [registry[r] for r in self.roles(p)]
 
     # -- the assignment (R7.22.2) -----------------------------------------------------
@@ -134,7 +131,6 @@ class Revenant(Character):
             f"Vous recevez le rôle : {french_name(role)} (ses contraintes dès le J{day + 1}).",
             role=role,
         )
-        from ..visibility import notify_new_targets
 
         notify_new_targets(ctx)
 
@@ -146,7 +142,7 @@ class Revenant(Character):
     def actions(self) -> Mapping[str, ActionHandler]:
         names = {
             name
-            for cid, module in _registry().items()
+            for cid, module in self._registry().items()
             if cid != self.id
             for name in module.actions()
         }
@@ -161,7 +157,7 @@ class Revenant(Character):
                     own(ctx, cmd, actor)
                     return
             owner = next(
-                m for cid, m in _registry().items() if cid != self.id and name in m.actions()
+                m for cid, m in self._registry().items() if cid != self.id and name in m.actions()
             )
             owner.actions()[name](ctx, cmd, actor)
 
@@ -285,8 +281,6 @@ class Revenant(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import name, table
-
         given = table(data, "given_roles")
         if not given:
             return ["Les MJ ne vous ont encore donné aucun rôle."]

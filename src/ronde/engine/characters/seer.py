@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import ListedJokers
 from ..ronde import forward, window
 from ..state import GameState, Player
-from .base import ListedJokers
 
 
 class Seer(ListedJokers):

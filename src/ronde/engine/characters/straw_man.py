@@ -30,14 +30,17 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..character import Character
 from ..clock import DUTY_WINDOWS, LAST_DAY
 from ..context import Context
+from ..duties import judge_windows
 from ..events import CharacterFact
 from ..names import french_name
 from ..ronde import slot_live
+from ..sentences import names, period, table, values
 from ..state import CHORUS, GameState, Player, Trial
+from ..unmasking import before_verdicts
 from ..work import Todo, day_end
-from .base import Character
 
 PERIODS = DUTY_WINDOWS  # W1 and W2 (R3.8)
 QUORUM = 4
@@ -83,24 +86,19 @@ class StrawMan(Character):
         return False
 
     def _check(self, ctx: Context, p: Player, day: int) -> None:
-        from ..unmasking import unmask
-
+        """End of W1 and W2: a trial against him got its 4th valid complaint (R7.20.2)."""
         g = ctx.g
-        for first, last in PERIODS:
-            if last != day:
-                continue
-            since = self.role_since(g, p)
-            if since is None or first < since:
-                return  # the Revenant: only periods that start after the assignment (A61)
-            if not self.gathered(g, p.seat, first, last):
-                unmask(
-                    ctx,
-                    p.seat,
-                    "duty",
-                    "R7.20.2",
-                    detail=f"aucun Procès à 4 plaintes contre lui du J{first} au J{last}",
-                    cause_day=day,
-                )
+
+        def missed(first: int, last: int) -> str | None:
+            if self.gathered(g, p.seat, first, last):
+                return None
+            return f"aucun Procès à 4 plaintes contre lui du J{first} au J{last}"
+
+        # (the Revenant: only periods that start after the assignment, A61)
+        since = self.role_since(g, p)
+        judge_windows(
+            ctx, p, day, PERIODS, since=since, missed=missed, cause="duty", rule="R7.20.2"
+        )
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if day < LAST_DAY:
@@ -117,7 +115,6 @@ class StrawMan(Character):
         )
         if not ends:
             return
-        from ..unmasking import before_verdicts
 
         # the accused this verdict unmasked learns them too while it is not announced:
         # what he is told may not depend on the outcome (A77)
@@ -174,8 +171,6 @@ class StrawMan(Character):
         return []
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import names, period, table, values
-
         learned = values(data, "learned_complainers")
         out = [f"Personnages de vos plaignants, appris des MJ : {names(learned)}."]
         out += [

@@ -59,16 +59,20 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..character import ActionHandler, Character, character_of
 from ..clock import LAST_DAY, cutoff_1313
 from ..commands import Command
+from ..constraints import covered, game_master_name, refuse_duplicates
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact, ItemsSent
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
+from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
+from ..trials import player_seat, running
+from ..verdicts import unmask
 from ..work import Todo, day_end
-from .base import ActionHandler, Character
 
 EXCLUDED = frozenset({"destiny", "pinocchio", "prompter", "tragic_hero"})
 DRAWN = frozenset({"extra", "decorators"})
@@ -151,7 +155,6 @@ class TragicHero(Character):
                 ``out_of_window`` (after J1 without a new choice due),
                 ``unknown_character``.
         """
-        from ..trials import running
 
         g = ctx.g
         running(g)
@@ -225,8 +228,6 @@ class TragicHero(Character):
             RuleViolation: ``actor_unmasked``, ``not_allowed`` (not the Hero; no current
                 target; himself), ``unknown_player``.
         """
-        from ..trials import player_seat, running
-        from ..unmasking import unmask
 
         g = ctx.g
         running(g)
@@ -279,7 +280,6 @@ class TragicHero(Character):
                 unmasked player; a name already given, A57), ``out_of_window`` (J1),
                 ``daily_limit`` (a declaration already made today), ``unknown_player``.
         """
-        from ..trials import player_seat, running
 
         g = ctx.g
         running(g)
@@ -308,9 +308,6 @@ class TragicHero(Character):
 
     # -- the monstrous Joker (R7.17.3, A24) ---------------------------------------------
     def special_joker(self, ctx: Context, cmd: Command, actor: str, items: list[str]) -> bool:
-        from ..characters import character_of
-        from ..constraints import game_master_name, refuse_duplicates
-
         g = ctx.g
         owner = next((hunt for _h, hunt in self._hunts(g) if hunt["monster"] == actor), None)
         claimed = cmd.get("kind") == "monstrous"
@@ -325,7 +322,7 @@ class TragicHero(Character):
             and g.catalog.is_decoration(items[0], definition=g.opt("A73"))
         )
         if not claimed:
-            own = character_of(p)
+            own = character_of(g, p)
             if not fits or (own.jokers_allowed(g, p) and own.joker_refusal(g, p, items) is None):
                 return False
         if actor in owner["jokers"]:
@@ -355,7 +352,6 @@ class TragicHero(Character):
     # -- timers -------------------------------------------------------------------------
     def _monster_duty(self, ctx: Context, day: int) -> None:
         """A monstrous Character that opened no trial on ``day`` is unmasked (R7.17.3)."""
-        from ..unmasking import unmask
 
         g = ctx.g
         for hero, hunt in self._hunts(g):
@@ -384,8 +380,6 @@ class TragicHero(Character):
 
     def _hero_duties(self, ctx: Context, p: Player, day: int) -> None:
         """Declaration, hunt deadline and new choice due at the end of ``day``."""
-        from ..constraints import covered
-        from ..unmasking import unmask
 
         g = ctx.g
         if not self.holds(g, p) or p.unofficial is not None:
@@ -551,8 +545,6 @@ class TragicHero(Character):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import name, names, people, values
-
         out = []
         declared = values(data, "declared")
         if declared:

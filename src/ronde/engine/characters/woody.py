@@ -31,15 +31,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from ..character import ActionHandler, ListedJokers
 from ..commands import Command
 from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact, IdentityLearned
 from ..names import french_name, resolve_character
 from ..ronde import slot_live
+from ..sentences import name, number, rows
 from ..state import GameState, Player
+from ..trials import player_seat, running
 from ..work import Todo, day_end
-from .base import ActionHandler, ListedJokers
 
 QUESTIONS = 2
 
@@ -89,7 +91,6 @@ class Woody(ListedJokers):
                 already asked today), ``not_your_target`` (an unmasked Character),
                 ``unknown_player``, ``unknown_character``.
         """
-        from ..trials import player_seat, running
 
         g = ctx.g
         running(g)
@@ -198,8 +199,6 @@ class Woody(ListedJokers):
         return out
 
     def describe_private(self, g: GameState, p: Player, data: dict[str, object]) -> list[str]:
-        from ..sentences import name, number, rows
-
         out = [
             f"J{q.get('day')} : {q.get('player')} est-il {name(str(q.get('character')))} ? "
             f"Réponse : {q.get('answer')}."

@@ -4,10 +4,11 @@ characters and anonymous authors)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from ronde.engine import events as ev
 from ronde.engine.clock import format_time
-from ronde.engine.names import french_name
-from ronde.engine.unmasking import CAUSES_FR
+from ronde.engine.names import CAUSES_FR, french_name
 
 from . import labels
 
@@ -16,16 +17,24 @@ def _people(seats: tuple[str, ...] | list[str]) -> str:
     return ", ".join(seats) if seats else "—"
 
 
+def _who(seat: str, chorus: str = "le chœur") -> str:
+    """A seat, or the chorus of the unmasked (``"chorus"``) in French."""
+    return chorus if seat == "chorus" else seat
+
+
+def _right(correct: bool) -> str:
+    return "juste" if correct else "fausse"
+
+
 def describe(e: ev.Event, start: object = None) -> str:
     """What ``e`` records, in French."""
     match e:
         case ev.GameCreated():
             return f"Partie créée : {len(e.players)} joueurs, Ronde de {len(e.ronde)} cases."
         case ev.TrialOpened():
-            who = "le chœur" if e.opener == "chorus" else e.opener
             anon = " (anonyme)" if e.anonymous else ""
             return (
-                f"Procès n°{e.trial} ouvert par {who}{anon} contre {_people(e.accused)} "
+                f"Procès n°{e.trial} ouvert par {_who(e.opener)}{anon} contre {_people(e.accused)} "
                 f"comme {french_name(e.supposed)}."
             )
         case ev.ComplaintFiled():
@@ -39,8 +48,7 @@ def describe(e: ev.Event, start: object = None) -> str:
                 if on
             ]
             extra = f" ({', '.join(flags)})" if flags else ""
-            who = "le chœur" if e.author == "chorus" else e.author
-            return f"Plainte de {who} dans le Procès n°{e.trial}{extra}."
+            return f"Plainte de {_who(e.author)} dans le Procès n°{e.trial}{extra}."
         case ev.TrialEnded():
             reason = e.reason
             if reason.startswith("moot:"):  # made moot by another verdict (A17)
@@ -55,7 +63,7 @@ def describe(e: ev.Event, start: object = None) -> str:
         case ev.UnofficiallyUnmasked():
             return f"{e.player} démasqué officieusement ({labels.cause(e.cause)})."
         case ev.PointsAwarded():
-            who = "le chœur (payé en fin de partie, A64)" if e.player == "chorus" else e.player
+            who = _who(e.player, "le chœur (payé en fin de partie, A64)")
             return f"{who} {e.points:+d} : {e.reason} [{e.rule}]."
         case ev.ConstraintRecorded():
             met = "respectée" if e.met else "NON respectée"
@@ -79,15 +87,16 @@ def describe(e: ev.Event, start: object = None) -> str:
         case ev.ChorusDecided():
             return f"Décision du chœur (J{e.day}) : {labels.chorus_action(e.action)}."
         case ev.InvestigationMade():
-            ok = "juste" if e.correct else "fausse"
-            return f"Enquête du chœur : {e.player} est {french_name(e.character)} ? ({ok})"
+            return (
+                f"Enquête du chœur : {e.player} est {french_name(e.character)} ? "
+                f"({_right(e.correct)})"
+            )
         case ev.SecretaryAppointed():
             return f"{e.player} est Secrétaire des Démasqués."
         case ev.Transfigured():
             return f"{e.player} devient un nouveau Figurant."
         case ev.RondeGuessed():
-            ok = "juste" if e.correct else "fausse"
-            return f"{e.player} propose une Ronde ({ok})."
+            return f"{e.player} propose une Ronde ({_right(e.correct)})."
         case ev.PlayerReplaced():
             return f"{e.old} est remplacé par {e.new}."
         case ev.IdentityLearned():
@@ -112,7 +121,5 @@ def describe(e: ev.Event, start: object = None) -> str:
 
 def when(e: ev.Event, start: object) -> str:
     """``J3 10:00`` for the event's instant."""
-    from datetime import date
-
     assert isinstance(start, date)
     return format_time(start, e.at)

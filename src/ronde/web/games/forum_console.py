@@ -23,6 +23,7 @@ from ronde.engine.names import french_name, resolve_character
 from ronde.engine.views import View
 from ronde.forum import checks
 from ronde.forum.proposals import ParseResult, Proposal, parse_pages
+from ronde.forum.registre import mime_check
 from ronde.forum.render import (
     ForumContext,
     Templates,
@@ -408,6 +409,7 @@ def _suggest(
             return Helper(pseudo, character, day, None, "donnez sa phrase du J2 ci-dessous", [])
         s = checks.prompter_sentence(posts, pseudo, sentence, day=day, start=start)
     elif character == "seer":
+        # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
         from ronde.forum.future import load_model, seer
 
         nlp = load_model()
@@ -419,8 +421,6 @@ def _suggest(
         mime_text = registre.get("mime", "")
         if not (model_text.strip() and mime_text.strip()):
             return Helper(pseudo, character, day, None, "collez les deux Registres ci-dessous", [])
-        from ronde.forum.registre import mime_check
-
         r = mime_check(
             model_text,
             mime_text,

@@ -17,8 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ronde.catalog import default_catalog
-from ronde.engine.names import BY_ID
-from ronde.engine.unmasking import CAUSES_FR
+from ronde.engine.names import BY_ID, CAUSES_FR
 
 from . import vocabulary
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
-from ronde.catalog import default_catalog
 from ronde.engine import events as ev
 from ronde.engine.clock import LAST_DAY, day_start, format_time
-from ronde.engine.game import Game as EngineGame
 from ronde.engine.names import french_name
 
+from . import service
 from .describe import describe
+
+if TYPE_CHECKING:  # (the type only: the web reaches the engine's game through the service)
+    from ronde.engine.game import Game as EngineGame
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def next_midnight(eng: EngineGame, key: tuple[int, str] | None = None) -> tuple[
             hit = _cache.get(key)
         if hit is not None and hit[0] == midnight:
             return day, hit[1]
-    copy = EngineGame.replay(eng.log, default_catalog())
+    copy = service.replayed(eng)
     fired = copy.advance(midnight)
     lines = _ordered([line for e in fired if (line := _line(g.start, e)) is not None])
     if key is not None:

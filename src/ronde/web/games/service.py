@@ -25,11 +25,13 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from ronde.catalog import default_catalog
 from ronde.engine.clock import PARIS
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
@@ -82,6 +84,41 @@ __all__ = [
 _json = event_json
 _json_args = args_json
 game_now = clocks.game_now
+
+
+def new_engine(
+    *,
+    start: date,
+    cast: Mapping[str, str],
+    ronde: list[str],
+    seed: int,
+    players: list[str],
+    game_masters: list[str],
+    options: Mapping[str, object],
+    at: datetime,
+) -> EngineGame:
+    """A new engine game, not stored yet (:func:`start` stores it).
+
+    Raises:
+        RuleViolation: an invalid setup or option.
+    """
+    return EngineGame.create(
+        start=start,
+        cast=cast,
+        ronde=ronde,
+        catalog=default_catalog(),
+        seed=seed,
+        players=players,
+        game_masters=game_masters,
+        options=options,
+        at=at,
+    )
+
+
+def replayed(eng: EngineGame) -> EngineGame:
+    """A private copy of ``eng`` replayed from the same immutable events (nothing is
+    stored; e.g. to forecast what the next timers would record)."""
+    return EngineGame.replay(eng.log, default_catalog())
 
 
 def next_timer(eng: EngineGame) -> datetime | None:

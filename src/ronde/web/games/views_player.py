@@ -21,12 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
-from ronde.engine.characters import character_of
 from ronde.engine.clock import parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.items import BOX_POINTS
 from ronde.engine.state import GameState
-from ronde.engine.today import today_view
+from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, view
 
 from . import labels, service, vocabulary
@@ -67,9 +66,8 @@ def _by_name(ids: list[str]) -> list[tuple[str, str]]:
 def delivery_items(g: GameState, seat: str) -> list[tuple[str, str]]:
     """Items a delivery to the game masters accepts without being reported: decoration
     items (A73's definition), boxes, and what his character asks him to send."""
-    p = g.players[seat]
     catalog = g.catalog
-    requested = character_of(p).items_requested(g, p)
+    requested = items_requested(g, seat)
     definition = g.opt("A73")
     ids = [
         i
@@ -82,15 +80,13 @@ def delivery_items(g: GameState, seat: str) -> list[tuple[str, str]]:
 def joker_items(g: GameState, seat: str) -> list[tuple[str, str]]:
     """The items (or pairs of identical items, the Mime) that make his Joker, as his
     character's rules say (``joker_refusal``); the value is the list sent."""
-    p = g.players[seat]
-    module = character_of(p)
-    if not p.masked or not module.jokers_allowed(g, p):
+    if not jokers_allowed(g, seat):
         return []
     out = []
     for item, name in _by_name(list(g.catalog.deco)):
-        if module.joker_refusal(g, p, [item]) is None:
+        if joker_refusal(g, seat, [item]) is None:
             out.append((item, name))
-        elif module.joker_refusal(g, p, [item, item]) is None:
+        elif joker_refusal(g, seat, [item, item]) is None:
             out.append((f"{item},{item}", _("2 × %(item)s") % {"item": name}))
     return out
 

@@ -16,10 +16,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ronde.catalog import default_catalog
 from ronde.engine.clock import day_start
 from ronde.engine.errors import RuleViolation
-from ronde.engine.game import Game as EngineGame
 from ronde.engine.names import RONDE_IDS, french_name, resolve_character
 from ronde.engine.options import validate_options
 from ronde.setup import draw, new_seed
@@ -229,11 +227,10 @@ def _start(request: HttpRequest, game: Game) -> HttpResponse:
     if not game.cast:
         raise RuleViolation("invalid_argument", _("Tirez ou saisissez d'abord la distribution."))
     gm_names = list(GameMaster.objects.filter(game=game).values_list("name", flat=True))
-    eng = EngineGame.create(
+    eng = service.new_engine(
         start=game.start,
         cast=game.cast,
         ronde=list(game.ronde),
-        catalog=default_catalog(),
         seed=new_seed(),
         players=list(game.roster) or list(game.cast),
         game_masters=gm_names,

@@ -1,21 +1,24 @@
-"""The base of every character module: default, no-op hooks.
+"""What the rules know of a Character: the base of every character module (default,
+no-op hooks) and :func:`character_of`, the lookup the rest of the engine dispatches by.
 
-A character module subclasses :class:`Character` and overrides only the hooks
-its rules need; the trial, complaint and scoring code asks the registry
-(:mod:`ronde.engine.characters`) and never names a character itself.
+A character module (:mod:`ronde.engine.characters`) subclasses :class:`Character` and
+overrides only the hooks its rules need; the trial, complaint and scoring code asks
+:func:`character_of` / ``g.characters`` and never names a character itself. The list of
+characters is :mod:`ronde.engine.registry`, given to the game when it is built
+(:class:`ronde.engine.game.Game`): this module never imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, ValuesView
 from typing import Any, ClassVar
 
-from ..commands import Command
-from ..context import Context
-from ..events import CharacterFact
-from ..ronde import forward, window
-from ..state import Complaint, GameState, Player, Trial
-from ..work import Todo, day_end
+from .commands import Command
+from .context import Context
+from .events import CharacterFact
+from .ronde import forward, window
+from .state import Complaint, GameState, Player, Trial
+from .work import Todo, day_end
 
 ActionHandler = Callable[[Context, Command, str], None]
 ChorusValidator = Callable[[GameState, Command], dict[str, Any]]
@@ -185,6 +188,11 @@ class Character:
         default; the Revenant's depends on the roles he was given)."""
         return self.constraint_days
 
+    def constraint_first(self, g: GameState, p: Player, first: int) -> int:
+        """The first day his constraint is judged, given ``first`` from
+        :meth:`constraint_span` (the Extras' depends on A3 and A67)."""
+        return first
+
     # -- life cycle ---------------------------------------------------------------
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         """End of ``day``: engine-judged duties of a masked holder (R6.2, R6.20)."""
@@ -264,3 +272,20 @@ class ListedJokers(Character):
             names = ", ".join(sorted(g.catalog.name(i) for i in self.joker_items))
             return f"{g.catalog.name(items[0])} n'est pas un Joker de ce personnage ({names})."
         return None
+
+
+#: the module of an unmasked player: every hook a no-op
+NO_CHARACTER = Character()
+
+
+def character_of(g: GameState, p: Player) -> Character:
+    """The module of the Character ``p`` incarnates now (a no-op base when unmasked)."""
+    if p.character is None:
+        return NO_CHARACTER
+    return g.characters[p.character]
+
+
+def every_character(g: GameState) -> ValuesView[Character]:
+    """Every character module of the game's registry, in its order (for hooks that any
+    character may answer, e.g. ``after_unmasking``)."""
+    return g.characters.values()

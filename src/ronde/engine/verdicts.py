@@ -1,0 +1,281 @@
+"""What ends a trial or a mask (R4.7–R4.15, R8.1–R8.4, A17, R9): a trial's end and its
+consequences, an unmasking and what follows it, a verdict's announcement.
+
+The two are one recursion (an unmasking ends the open trials against the unmasked,
+A17; a trial's end unmasks its accused), so they live together, above the queries of
+:mod:`ronde.engine.trials` and :mod:`ronde.engine.unmasking`.
+"""
+
+from __future__ import annotations
+
+from .character import character_of, every_character
+from .commands import Command
+from .context import Context
+from .errors import RuleViolation
+from .events import (
+    PlayerUnmasked,
+    SecretaryAppointed,
+    TrialAnnounced,
+    TrialEnded,
+    UnofficiallyUnmasked,
+)
+from .names import CAUSES_FR, french_name
+from .state import Trial
+from .trials import STATUS_FR, accusation_truth, quorum_count, score_trial, trial_of
+from .unmasking import (
+    DEFERRED_CAUSES,
+    MOOT,
+    PUBLIC_DETAIL,
+    awaiting_verdict,
+    held_by,
+    hidden_unmaskings,
+)
+from .visibility import notify_new_targets
+
+
+def unmask(
+    ctx: Context,
+    seat: str,
+    cause: str,
+    rule: str,
+    trial: Trial | None = None,
+    *,
+    detail: str = "",
+    cause_day: int | None = None,
+) -> bool:
+    """Unmask ``seat`` for ``cause`` if the rules let it happen now; return whether it did.
+
+    A player is unmasked at most once per mask (R8.3). Protected characters keep
+    their mask (hook ``escapes_unmasking``). A failed constraint or duty of the
+    accused of an open trial only unmasks him unofficially until that trial
+    ends (R4.15). Consequences: −300 points (R9.15), the public announcement
+    without the author of a power (R8.1), open trials against him become moot
+    (A17), the first unmasked becomes the Secretary (R8.12), visible sets move on
+    (R2.9) and the character's inheritance passes to the chorus (hook ``on_unmasked``).
+    """
+    g = ctx.g
+    p = g.players[seat]
+    if not p.masked:
+        return False
+    module = character_of(g, p)
+    day = cause_day if cause_day is not None else g.day(ctx.now)
+    if module.escapes_unmasking(g, p, cause, trial, day):
+        return False
+    # (also while a verdict against him awaits its announcement: his unmasking for a
+    # failure would otherwise tell the outcome, A77)
+    accused_now = (
+        any(seat in t.accused for t in g.open_trials()) or awaiting_verdict(g, seat) is not None
+    )
+    if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
+        ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
+        return False
+    character = p.character or "extra"
+    ctx.emit(
+        PlayerUnmasked(
+            at=ctx.now,
+            player=seat,
+            character=character,
+            cause=cause,
+            rule=rule,
+            trial=trial.number if trial else None,
+        )
+    )
+    ctx.award(
+        seat, -300, f"Démasqué ({french_name(character)})", "R9.15", trial.number if trial else None
+    )
+    # a verdict's unmasking becomes public with the verdict's announcement (R4.8, R4.11)
+    held = trial is not None and trial.concluded and not trial.announced
+    if not held:
+        announce_unmasking(ctx, seat, character, cause, trial, detail)
+    _moot_trials(ctx, seat, trial if held else None)
+    if g.secretary is None:
+        ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
+    module.on_unmasked(ctx, p)
+    for other in every_character(g):
+        other.after_unmasking(ctx, seat, character, cause)
+    notify_new_targets(ctx)
+    return True
+
+
+def announce_unmasking(
+    ctx: Context, seat: str, character: str, cause: str, trial: Trial | None, detail: str = ""
+) -> None:
+    """The public announcement of an unmasking: the player and the Character, the cause,
+    never the author of a power (R8.1)."""
+    p = ctx.g.players[seat]
+    why = CAUSES_FR.get(cause, cause)
+    if detail and cause in PUBLIC_DETAIL:
+        why = f"{why} ({detail})"
+    elif detail:
+        # the detail of a duty may hold a secret (Destiny's schedule, the monster ...):
+        # the game masters get it, the forum does not (R1.12, R8.1)
+        ctx.tell([], "unmasking_detail", f"{p.pseudo} démasqué : {why} ({detail}).", player=seat)
+    ctx.announce(
+        "unmasking",
+        f"{p.pseudo} est démasqué : c'était {french_name(character)}. Cause : {why}.",
+        player=seat,
+        pseudo=p.pseudo,
+        character=character,
+        cause=cause,
+        trial=trial.number if trial else None,
+        detail=detail if cause in PUBLIC_DETAIL else "",
+    )
+
+
+def _moot_trials(ctx: Context, seat: str, held_by: Trial | None = None) -> None:
+    """Open trials against a player unmasked otherwise (A17). When the unmasking comes
+    from a verdict not yet announced, their ending is announced with that verdict
+    (reason ``moot:<n>``), so that it does not give the verdict away (R4.8)."""
+    mode = ctx.g.opt("A17")
+    reason = f"{MOOT}{held_by.number}" if held_by else "accusé démasqué autrement (A17)"
+    for t in ctx.g.open_trials():
+        if seat not in t.accused:
+            continue
+        if mode == "void":
+            end_trial(ctx, t, "void", reason=reason)
+        elif mode == "lapse":
+            end_trial(ctx, t, "lapsed", reason=reason)
+
+
+def settle_unofficial(ctx: Context, t: Trial) -> None:
+    """At a trial's end, unmask its accused who failed a duty meanwhile (R4.15)."""
+    for seat in t.accused:
+        p = ctx.g.players[seat]
+        if p.masked and p.unofficial is not None:
+            unmask(ctx, seat, p.unofficial, p.unofficial_rule or "R4.15")
+
+
+def check_quorum(ctx: Context, t: Trial) -> None:
+    """Conclude ``t`` at its 4th valid complaint (R4.7), unless a power intercepts it."""
+    if t.status != "open" or quorum_count(ctx.g, t) < 4:
+        return
+    for module in every_character(ctx.g):
+        if module.intercept_quorum(ctx, t):
+            return
+    conclude(ctx, t, reason="quorum")
+
+
+def conclude(ctx: Context, t: Trial, *, reason: str) -> None:
+    """Fix the outcome JUST/UNJUST at this instant and apply it (R4.7–R4.11)."""
+    truth = accusation_truth(ctx.g, t)
+    end_trial(ctx, t, "just" if truth else "unjust", truth=truth, concluded=True, reason=reason)
+
+
+def end_trial(
+    ctx: Context,
+    t: Trial,
+    status: str,
+    *,
+    truth: bool | None = None,
+    concluded: bool = False,
+    reason: str = "",
+) -> None:
+    """End ``t`` with ``status``, score it, unmask as the outcome says (R4.9–R4.15, R9)."""
+    g = ctx.g
+    if t.status != "open":
+        return
+    if truth is None and status != "void":
+        truth = accusation_truth(g, t)
+    ctx.emit(
+        TrialEnded(
+            at=ctx.now,
+            trial=t.number,
+            status=status,
+            truth=truth,
+            reason=reason,
+            concluded=concluded,
+        )
+    )
+    held = ctx.held
+    if concluded and held is None:  # its messages wait for the announcement (A77)
+        ctx.held = t.number
+    try:
+        _apply_end(ctx, t, status, bool(truth), concluded=concluded)
+    finally:
+        ctx.held = held
+
+
+def _apply_end(ctx: Context, t: Trial, status: str, truth: bool, *, concluded: bool) -> None:
+    """The consequences of ``t``'s end: unmasking, points, moot trials, hooks."""
+    g = ctx.g
+    unmasked: list[str] = []
+    if status == "just":
+        for s in t.accused:
+            if g.players[s].masked and unmask_by_trial(ctx, s, t):
+                unmasked.append(s)
+    did_not_conclude = status == "lapsed" or (
+        status == "cancelled" and g.opt("A38") == "not_concluded"
+    )
+    if status != "void" and not (status == "cancelled" and g.opt("A38") == "no_points"):
+        with_penalty = did_not_conclude and not (
+            status == "cancelled" and g.opt("A38") == "correctness_only"
+        )
+        score_trial(ctx, t, bool(truth), did_not_conclude=with_penalty, unmasked=bool(unmasked))
+    # a verdict is announced by the game masters (R4.8, ``announce``), and so is an
+    # ending it caused (A17) while it is not yet public
+    if not concluded and held_by(g, t) is None:
+        _announce_end(ctx, t, status)
+    settle_unofficial(ctx, t)
+    for module in every_character(g):
+        module.after_trial_ended(ctx, t)
+
+
+def unmask_by_trial(ctx: Context, seat: str, t: Trial) -> bool:
+    """A JUST trial unmasks its accused unless protected (R4.10, R4.9.4)."""
+    return unmask(ctx, seat, "trial", "R4.10", t)
+
+
+def _announce_end(ctx: Context, t: Trial, status: str) -> None:
+    g = ctx.g
+    anonymous = sum(1 for c in t.complaints if t.anonymous_to_others(c))
+    nulls = sum(1 for c in t.complaints if c.null)
+    text = f"Procès n°{t.number} : {STATUS_FR.get(status, status)}."
+    null_notice = status in ("just", "unjust") and bool(nulls) and quorum_count(g, t) >= 4
+    if null_notice:  # R5.13, A19
+        if g.opt("A19") == "count":
+            text += f" {nulls} plainte(s) nulle(s)."
+        else:
+            text += " Au moins une plainte était nulle."
+    if anonymous:
+        text += f" {anonymous} plainte(s) anonyme(s) publiée(s)."
+    ctx.announce(
+        "trial_ended",
+        text,
+        trial=t.number,
+        status=status,
+        anonymous=anonymous,
+        nulls=nulls if null_notice and g.opt("A19") == "count" else 0,
+        null_notice=null_notice,
+        accused=[g.pseudo(s) for s in t.accused],
+        supposed=t.supposed,
+    )
+
+
+# -- announcement and expiry ------------------------------------------------------------
+def announce(ctx: Context, cmd: Command, actor: str) -> None:
+    """``announce`` (game master): the verdict of a concluded trial is published (R4.8,
+    R4.11): its outcome, the unmasking it caused, its anonymous complaints and the
+    null notice; players then learn their new targets (R2.9). Late complaints stop."""
+    t = trial_of(ctx.g, cmd)
+    if not t.concluded:
+        raise RuleViolation("not_allowed", f"Le Procès n°{t.number} n'a pas de verdict à annoncer.")
+    if t.announced:
+        raise RuleViolation("not_allowed", f"Le Procès n°{t.number} est déjà annoncé.")
+    hidden = hidden_unmaskings(ctx.g)
+    ctx.emit(TrialAnnounced(at=ctx.now, trial=t.number, by=cmd.by))
+    _announce_end(ctx, t, t.status)
+    for seat in t.accused:
+        if seat in hidden:
+            announce_unmasking(ctx, seat, hidden[seat], "trial", t)
+    for other in ctx.g.trials:
+        if other.reason == f"{MOOT}{t.number}":
+            _announce_end(ctx, other, other.status)
+    # a failure while the verdict waited takes effect now (R4.15, A77)
+    settle_unofficial(ctx, t)
+    notify_new_targets(ctx)
+
+
+def expire(ctx: Context, t: Trial) -> None:
+    """24 hours after t0 with fewer than 4 valid complaints: the trial lapses (R4.12)."""
+    if t.status == "open":
+        end_trial(ctx, t, "lapsed", reason="moins de 4 plaintes valides en 24 heures")
