@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ from ronde.engine.clock import parse_time
 from ronde.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: ../shared beside the project (``RONDE_SHARED`` when the tests run from a copy: make mutation)
+SHARED = Path(os.environ.get("RONDE_SHARED") or ROOT.parent / "shared")
 START = date(2026, 12, 1)
 
 SMALL_RONDE = [

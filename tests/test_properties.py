@@ -1,13 +1,16 @@
 """Property tests over generated games (DESIGN.md: replay, views, refusals).
 
-A game is drawn (5–9 of the characters below in a random order, 3–4 Extras, a few
-house rules, a J1 with or without a clock change), then a sequence of commands at
-non-decreasing times over J1..J13: trial actions, chorus votes, constraints,
-Jokers, items, Ronde guesses, the powers of the characters drawn and game-master
-actions. Most commands are drawn against the current state (actors with quota
-left, supposed characters among the actor's legal targets, trials still open...)
-so that most are accepted and trials reach verdicts; the rest are random, to
-exercise refusals. ``RONDE_PROPERTY_SCALE=10`` multiplies the examples (bug hunts).
+A game is drawn (a quarter on the full cast of 28 + k players, the others on 5–9
+of the 21 Ronde Characters in a random order with 3–4 Extras; a few house rules; a
+J1 with or without a clock change), then a sequence of commands at non-decreasing
+times over J1..J13: trial actions, chorus votes, constraints, Jokers, items, Ronde
+guesses, the powers of the characters drawn (the J1/J2 ones early) and every
+game-master action (verdicts announced, exemptions, awards, deaths, replacements,
+themes...), each with only the arguments it takes. Most commands are drawn against
+the current state (actors with quota left, supposed characters among the actor's
+legal targets, trials still open...) so that most are accepted and trials reach
+verdicts; the rest are random, to exercise refusals. ``RONDE_PROPERTY_SCALE=10``
+multiplies the examples (bug hunts).
 """
 
 from __future__ import annotations
@@ -78,12 +81,13 @@ ACTION_WEIGHTS = {
     "record_constraint": (2, 5),  # ... from J2
     "transfigure": (1, 2),  # ... when an Extra seat is vacant
     "rehearse": (1, 0),
-    "post": (1, 0),
+    "post": (1, 3),  # ... while a trial is open
     "use_joker": (1, 0),
     "send_items": (1, 0),
     "guess_ronde": (1, 0),
     "power": (2, 6),  # ... when a player has a power
     "due_power": (0, 20),  # ... when a rare power's moment has come
+    "gm_due": (0, 10),  # ... when a game masters' ruling is awaited
     "game_master": (5, 0),
 }
 #: (power, Character, minutes after J1 00:00): used early in most games
@@ -99,6 +103,15 @@ WINDOWS = {
     "choose_phrase": (2,),
     "declare_destiny": (2,),
     "designate_monster": (1,),
+}
+#: powers drawn as soon as their moment comes (it passes quickly)
+RARE = ("last_breath", "shift_destiny", "cancel_trial", "shorten_trial")
+#: Actions the guard does not require in its batch, with the reason; the scenarios
+#: tests/scenarios/characters/diva/last-breath*.yaml exercise it.
+UNREACHED = {
+    # the Diva falls only after two successful trials against her (R7.14.4): random
+    # games almost never get there; drawn, refused, never required here
+    "last_breath": "R7.14.4",
 }
 #: game masters' actions about one Character (drawn when a player holds it)
 GM_NEEDS = {
@@ -265,7 +278,8 @@ class Driver:
 
     def tick(self) -> datetime:
         """The next command's time: close to the last while trials are open."""
-        odds = 8 if self.open_trials() else 1  # small steps for one large one
+        # small steps for one large one while trials are open or a rare power is due
+        odds = 8 if self.open_trials() or self.due_powers() else 1
         large = self.draw(st.integers(0, odds)) == odds
         step = self.draw(st.integers(90, 1800) if large else st.integers(0, 90))
         self.minute = min(self.minute + step, 13 * 1440 + 120)
@@ -300,11 +314,13 @@ class Driver:
         likely = {
             "open_trial": not self.open_trials(),
             "complain": bool(self.open_trials()),
+            "post": bool(self.open_trials()),
             "announce": bool(self.unannounced()),
             "chorus_vote": bool(self.chorus()),
             "transfigure": bool(self.chorus()) and self.vacant_extra(),
             "power": bool(self.powerful()),
             "due_power": bool(self.due_powers()),
+            "gm_due": bool(self.gm_due()),
             "record_constraint": self.g.day(at) >= 2,
         }
         choices = [
@@ -334,6 +350,10 @@ class Driver:
             targets = sorted(legal_targets(self.g, p, anonymous=anonymous))
             if targets:
                 supposed = self.pick(targets)
+                # now and then the Diva or Destiny's Character of the day (rare powers)
+                keys = [c for c in self.key_characters() if c in targets]
+                if keys and self.draw(st.booleans()):
+                    supposed = self.pick(keys)
                 holders = [s for s in self.g.masked_holders(supposed) if s != p.seat]
                 others = [q.pseudo for q in self.masked() if q.seat != p.seat and q.active]
                 if holders and self.draw(st.booleans()):
@@ -380,7 +400,7 @@ class Driver:
         if smart and trials:
             # the Devil's Advocate and Chucky need a post of theirs in the trial (R7.3, R7.7)
             posters = [h for c in ("devils_advocate", "chucky") if (h := self.holder(c))]
-            p = self.pick(posters) if posters and self.draw(st.booleans()) else None
+            p = self.pick(posters) if posters and self.draw(st.integers(0, 3)) > 0 else None
             p = p or self.pick(self.masked())
             return p.pseudo, {"trial": self.pick(trials).number}
         return self.any_name(), {"trial": self.draw(st.integers(0, len(self.g.trials) + 1))}
@@ -393,6 +413,9 @@ class Driver:
         live = [c for c in self.g.ronde if slot_live(self.g, c)]
         if smart and chorus and masked and live:
             q = self.pick(masked)
+            keys = [k for c in self.key_characters() if (k := self.holder(c))]
+            if keys and self.draw(st.booleans()):
+                q = self.pick(keys)  # the chorus finds the Diva or Destiny's Character
             guess = q.character if q.character in live and self.draw(st.booleans()) else None
             return self.pick(chorus).pseudo, {
                 "action": "investigate",
@@ -413,15 +436,19 @@ class Driver:
             # (and now and then Destiny's Character of the day or the Diva, whose fall
             # opens Destiny's shift and the Diva's last breath)
             extras = [p for p in masked if p.character == "extra"]
-            keys = self.key_players()
+            keys = [q for c in self.key_characters() if (q := self.holder(c))]
+            keys = [q for q in keys if self.has_duty(q, today)]
             failing = bool(extras) and self.draw(st.integers(0, 2)) > 0
             if keys and self.draw(st.integers(0, 3)) > 0:
-                failing, extras = True, keys
+                p = self.pick(keys)
+                return GM, {"player": p.pseudo, "day": today, "met": False}
             p = self.pick(extras if failing else masked)
+            # Destiny and the Diva stay masked unless nudged (their rare powers need it)
+            met = not failing and (p.character in ("destiny", "diva") or self.draw(st.booleans()))
             return GM, {
                 "player": p.pseudo,
                 "day": self.draw(st.integers(max(2, today - 1), today)),
-                "met": False if failing else self.draw(st.booleans()),
+                "met": met,
             }
         return self.pick([GM, self.any_name()]), {
             "player": self.any_name(),
@@ -489,9 +516,10 @@ class Driver:
                 if power in powers and day not in days and len(powers) > 1:
                     powers.remove(power)
             return powers
-        if "fallen_day" in p.data.get("diva", {}) and "last_breath" not in p.data["diva"]:
-            return ["last_breath"]
-        return []
+        diva = p.data.get("diva", {})
+        fallen = diva.get("fallen_day")
+        due = fallen is not None and self.g.day(self.now()) <= int(fallen) + 1  # A48
+        return ["last_breath"] if due and "last_breath" not in diva else []
 
     def destiny_shift_due(self, p: Player) -> bool:
         """Destiny's Character of the day is already unmasked (R7.16.5 a)."""
@@ -542,7 +570,12 @@ class Driver:
             }
         if action in ("put_to_sleep", "reveal_secret", "grant_anonymous", "declare_not"):
             return {"player": player}
-        if action in ("accuse_monster", "assign_mime_target", "record_death"):
+        if action == "accuse_monster":
+            # mostly the right one: a wrong accusation unmasks the Hero (R7.17.5)
+            monster = (actor.data.get("hunt") or {}).get("monster") if actor else None
+            right = monster is not None and self.draw(st.integers(0, 3)) > 0
+            return {"player": g.pseudo(monster) if right else player}
+        if action in ("assign_mime_target", "record_death"):
             return {"player": player}
         if action == "order":
             kind = self.pick(["complain", "go_to", "take_item"])
@@ -574,14 +607,20 @@ class Driver:
             own = actor.character if actor is not None else None
             pool = [c for c in live if c != own]
             order = self.draw(st.permutations(pool)) if pool else []
-            return {"list": list(order[:12])}
+            # twelve entries, J2 to J13; a small Ronde repeats them (A51 default)
+            return {"list": [order[i % len(order)] for i in range(12)] if order else []}
         if action == "shift_destiny":
             sched = actor.data.get("destiny", {}).get("schedule", {}) if actor else {}
             own = actor.character if actor is not None else None
             fresh = [c for c in live if c not in sched.get("entries", []) and c != own]
             return {"append": self.pick(fresh) if fresh else character}
         if action == "record_order":
-            ordered = [seat for q in g.players.values() for seat in q.data.get("orders", {})]
+            ordered = [
+                seat
+                for q in g.players.values()
+                for seat, o in q.data.get("orders", {}).items()
+                if o.get("status") not in ("obeyed", "disobeyed")
+            ] or [seat for q in g.players.values() for seat in q.data.get("orders", {})]
             target = g.pseudo(self.pick(ordered)) if ordered else player
             return {"player": target, "obeyed": self.draw(st.booleans())}
         if action == "send_excerpt":
@@ -615,16 +654,22 @@ class Driver:
         self.action = self.pick(PLAYER_POWERS)
         return self.any_name(), self.args_for(self.action, None)
 
-    def key_players(self) -> list[Player]:
-        """Masked players whose fall opens a rare power: the Diva, Destiny's Character of
-        the day."""
-        out = [d] if (d := self.holder("diva")) else []
+    def key_characters(self) -> list[str]:
+        """Masked Characters whose fall opens a rare power: the Diva (her last breath),
+        Destiny's Character of the day (her shift)."""
+        out = ["diva"] if self.holder("diva") else []
         destiny = self.holder("destiny")
         if destiny is not None:
-            today = REGISTRY["destiny"].entry(self.g, destiny, self.g.day(self.now()))  # type: ignore[attr-defined]
-            if today and (q := self.holder(today)) and q.seat != destiny.seat:
-                out.append(q)
+            day = self.g.day(self.now())
+            today = REGISTRY["destiny"].entry(self.g, destiny, day)  # type: ignore[attr-defined]
+            if today and today != "destiny" and self.holder(today):
+                out.append(today)
         return out
+
+    def has_duty(self, p: Player, day: int) -> bool:
+        """``p`` has a game-master-judged constraint on ``day``."""
+        span = character_of(p).constraint_span(self.g, p)
+        return span is not None and span[0] <= day <= span[1]
 
     def due_powers(self) -> list[tuple[Player, str]]:
         """Powers whose rare moment has come: the fallen Diva's last breath, Destiny's
@@ -633,10 +678,39 @@ class Driver:
         for p in self.powerful():
             if p.character == "revenant":
                 continue  # his module lists every role's power (R7.23), held or not
+            hunting = bool((p.data.get("hunt") or {}).get("monster"))
+            day = self.g.day(self.now())
+            declared = day < 2 or day in p.data.get("declared_days", [])
             for power in self.powers_of(p):
-                if power in ("last_breath", "shift_destiny", "cancel_trial", "shorten_trial"):
+                if power in RARE or (power == "accuse_monster" and hunting):
                     out.append((p, power))
+                elif power == "declare_not" and not declared:
+                    out.append((p, power))  # the Hero's daily declaration (R7.17)
         return out
+
+    def gm_due(self) -> list[str]:
+        """Game masters' actions a state awaits: the ruling on a Little Mermaid's order,
+        Guignol's secret constraint, a role for the Revenant once a Character has fallen."""
+        out = []
+        if any(
+            o.get("status") not in ("obeyed", "disobeyed")
+            for q in self.g.players.values()
+            for o in q.data.get("orders", {}).values()
+        ):
+            out.append("record_order")
+        if self.holder("guignol") and self.g.day(self.now()) < 8:
+            out.append("set_guignol_constraint")
+        dead = [c for c in self.g.ronde if not slot_live(self.g, c)]
+        if dead and self.holder("revenant"):
+            out.append("give_revenant_role")
+        return out
+
+    def _gm_due(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        due = self.gm_due()
+        if not due:
+            return self._game_master(smart)
+        self.action = self.pick(due)
+        return GM, self.args_for(self.action, None)
 
     def _due_power(self, smart: bool) -> tuple[str, dict[str, Any]]:
         due = self.due_powers()
@@ -724,7 +798,7 @@ def play(
 ) -> Driver:
     game = data.draw(setups(start))
     driver = Driver(data, game)
-    for cmd in driver.commands(data.draw(steps or st.integers(20, 60))):
+    for cmd in driver.commands(data.draw(steps or st.integers(30, 80))):
         refusal = driver.run(cmd)
         if after_each is not None:
             after_each(game, cmd, refusal)
@@ -805,6 +879,40 @@ def test_a_refused_command_changes_nothing(data: st.DataObject) -> None:
         assert after == before, (cmd, diff(before, after))
     for code in seen:
         event(f"refused {code}")
+
+
+# -- accepted commands take effect ---------------------------------------------------------
+def check_effect(game: Game, cmd: Command, refusal: RuleViolation | None) -> None:
+    """An accepted game masters' command is in the state that replay rebuilds: the
+    exemption, the theme, the award's line, the death, the replacement, the announcement."""
+    if refusal is not None:
+        return
+    g = game.state
+    args = cmd.args
+    seat = g.seat_of(str(args.get("player", ""))) if "player" in args else None
+    if cmd.action == "exempt":
+        assert seat is not None and set(args["days"]) <= g.exemptions.get(seat, set()), cmd
+    elif cmd.action == "set_theme":
+        assert g.themes.get(int(args["day"])) == args["theme"], cmd
+    elif cmd.action == "award":
+        assert seat is not None and any(
+            line.points == args["points"] for line in g.players[seat].lines
+        ), cmd
+    elif cmd.action == "record_death":
+        assert seat is not None and not g.players[seat].alive, cmd
+        assert seat not in g.chorus(), cmd
+    elif cmd.action == "replace_player":
+        assert g.seat_of(str(args["new"])) is not None, cmd
+    elif cmd.action == "announce":
+        assert g.trials[int(args["trial"]) - 1].announced, cmd
+
+
+@settings(SETTINGS, max_examples=examples(20))
+@given(st.data())
+def test_accepted_game_master_commands_take_effect(data: st.DataObject) -> None:
+    driver = play(data, after_each=check_effect)
+    replayed = Game.replay(driver.game.log, default_catalog())
+    assert replayed.state.exemptions == driver.game.state.exemptions
 
 
 # -- targets and points ------------------------------------------------------------------
@@ -1019,10 +1127,6 @@ def at_(g: GameState, text: str) -> datetime:
 
 
 # -- the generator itself ---------------------------------------------------------------------
-#: Powers whose moment the generator does not yet bring about in every batch (the Diva
-#: fallen yesterday or today, Destiny's Character of the day unmasked, the Tragic
-#: Hero's daily declaration): drawn and refused, sometimes accepted; to be emptied.
-NOT_YET = frozenset({"last_breath", "shift_destiny", "declare_not"})
 #: the guard's batch: derandomized (a fixed seed set), ``RONDE_PROPERTY_SCALE`` widens it
 GUARD_GAMES = 160
 
@@ -1031,9 +1135,9 @@ def test_generated_games_reach_every_action_verdicts_and_the_boost() -> None:
     """Guard against vacuous properties: over a fixed batch of generated games every
     action of the vocabulary is accepted at least once; most games reach a verdict and
     an unmasking, many an announcement and the boost; most commands are accepted.
-    The thresholds sit a little under what the generator reaches today (measured on
-    160 games: verdicts 55 %, announced 40 %, boost 19 %, unmasked 80 %), so that a
-    regressing generator fails here."""
+    The thresholds sit a little under what the generator reaches today on these 160
+    games (a verdict in 64 %, an announcement 59 %, the boost 59 %, an unmasking 95 %,
+    an anonymous act 39 %, a new Extra 67 %), so that a regressing generator fails."""
     totals: Counter[str] = Counter()
     games_with: Counter[str] = Counter()
     accepted: Counter[str] = Counter()
@@ -1054,13 +1158,13 @@ def test_generated_games_reach_every_action_verdicts_and_the_boost() -> None:
     run()
     games = games_with["games"]
     never = {a: [(c, n) for (x, c), n in refusals.items() if x == a] for a in VOCABULARY}
-    never = {a: codes for a, codes in never.items() if not accepted[a] and a not in NOT_YET}
+    never = {a: codes for a, codes in never.items() if not accepted[a] and a not in UNREACHED}
     assert not never, f"actions never accepted (their refusals): {never}"
     assert len(VOCABULARY) >= 39, sorted(VOCABULARY)
     assert totals["accepted"] >= 0.4 * (totals["accepted"] + totals["refused"]), totals
-    assert games_with["verdict"] >= 0.45 * games, (games_with, totals)
-    assert games_with["unmasked"] >= 0.7 * games, (games_with, totals)
-    assert games_with["announced"] >= 0.3 * games, (games_with, totals)
-    assert games_with["boost"] >= 0.12 * games, (games_with, totals)
-    assert games_with["anonymous"] >= 0.1 * games, (games_with, totals)
-    assert games_with["new_extra"] >= 0.2 * games, (games_with, totals)
+    assert games_with["verdict"] >= 0.55 * games, (games_with, totals)
+    assert games_with["announced"] >= 0.5 * games, (games_with, totals)
+    assert games_with["boost"] >= 0.5 * games, (games_with, totals)
+    assert games_with["unmasked"] >= 0.85 * games, (games_with, totals)
+    assert games_with["anonymous"] >= 0.3 * games, (games_with, totals)
+    assert games_with["new_extra"] >= 0.55 * games, (games_with, totals)
