@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from ronde.engine.game import Game
 from ronde.engine.names import RONDE_IDS, normalize, resolve_character
 from ronde.engine.options import validate_options
 from ronde.engine.ronde import backward, boost_on, forward, window
+from ronde.engine.views import view
 from ronde.setup import draw
 
 from .conftest import ROOT, START, at, small_game
@@ -270,3 +272,30 @@ def test_a_duty_unmasking_publishes_no_secret_detail() -> None:
     assert public and all("Halus" not in text for text in public)
     notes = [text for _at, to, kind, text, _d, pub in g.messages if kind == "unmasking_detail"]
     assert notes and not any(pub for *_r, pub in g.messages if "unmasking_detail" in _r)
+
+
+def _trial_with_a_null_complaint(options: dict[str, str] | None) -> dict[str, Any]:
+    """The Prompter's muted complaint is null (R7.2.5); four valid ones make it JUST."""
+    cast = {"Pat": "prompter", "Ana": "alice", "Bob": "woody", "Cid": "pierrot"}
+    cast |= {"Dan": "halus", "Eve": "little_mermaid", "Fay": "polichinelle", "Gus": "guignol"}
+    cast |= {"Ida": "extra", "Jo": "extra"}
+    ronde = ["prompter", "alice", "woody", "pierrot", "halus", "little_mermaid"]
+    ronde += ["polichinelle", "guignol"]
+    g = small_game(options=options, cast=cast, ronde=ronde)
+    g.act("open_trial", "Ana", at("J2 10:00"), against="Bob", **{"as": "woody"})
+    for i, who in enumerate(["Pat", "Gus", "Fay", "Eve", "Dan"]):
+        g.act("complain", who, at(f"J2 11:0{i}"), trial=1)
+    g.act("announce", "Mj", at("J2 12:00"), trial=1)
+    trial = view(g.state, "public")["trials"][0]
+    assert trial["status"] == "just", trial
+    return trial
+
+
+def test_null_notice_gives_the_number_of_null_complaints_by_default() -> None:
+    """A19 default (`count`): the notice says how many complaints were null, never whose."""
+    assert _trial_with_a_null_complaint(None)["null_notice"] == 1
+
+
+def test_null_notice_only_says_there_was_one_under_generic() -> None:
+    """A19 `generic`: the notice only says that at least one complaint was null."""
+    assert _trial_with_a_null_complaint({"A19": "generic"})["null_notice"] is True
