@@ -316,3 +316,10 @@ def test_null_notice_gives_the_number_of_null_complaints_by_default() -> None:
 def test_null_notice_only_says_there_was_one_under_generic() -> None:
     """A19 `generic`: the notice only says that at least one complaint was null."""
     assert _trial_with_a_null_complaint({"A19": "generic"})["null_notice"] is True
+
+
+def test_walks_from_a_slot_outside_the_ronde_or_of_no_length_are_empty() -> None:
+    g = small_game().state
+    assert forward(g, "extra", 6) == [] and backward(g, "extra", 6) == []
+    assert forward(g, "alice", 0) == [] and backward(g, "alice", -1) == []
+    assert forward(g, "alice", 1) == ["woody"] and backward(g, "alice", 1) == ["revenant"]
