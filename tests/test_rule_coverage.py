@@ -70,7 +70,6 @@ NOT_BY_SCENARIO: dict[str, str] = {
     "A11": "proof timing is the game masters' judgement (record_constraint)",
     "A34": "the Prompter's sentence is judged by the game masters",
     # scenarios still to write (named by a scenario that does not set the option)
-    "A10": "survivor-sliding-option.yaml passes under the default too",
     "A52": "standard-option.yaml passes under the default too",
 }
 
