@@ -69,8 +69,6 @@ NOT_BY_SCENARIO: dict[str, str] = {
     # the engine does not act on them: the game masters judge the proof / the sentence
     "A11": "proof timing is the game masters' judgement (record_constraint)",
     "A34": "the Prompter's sentence is judged by the game masters",
-    # scenarios still to write (named by a scenario that does not set the option)
-    "A52": "standard-option.yaml passes under the default too",
 }
 
 
