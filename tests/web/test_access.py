@@ -27,8 +27,9 @@ def _request(user: Any, path: str = "/x/") -> Any:
 def _gm_view() -> Any:
     seen: list[tuple[Game, GameMaster, tuple[Any, ...]]] = []
 
-    def view(request: Any, game: Game, gm: GameMaster, *args: Any) -> HttpResponse:
-        seen.append((game, gm, args))
+    def view(request: Any, game: Game, gm: GameMaster, *args: Any, **kw: Any) -> HttpResponse:
+        assert request.path == "/x/"  # the request itself is passed on
+        seen.append((game, gm, (*args, *kw.values())))
         return HttpResponse("ok")
 
     return access.gm_page(view), seen
@@ -37,8 +38,9 @@ def _gm_view() -> Any:
 def _player_view() -> Any:
     seen: list[tuple[Game, Membership, tuple[Any, ...]]] = []
 
-    def view(request: Any, game: Game, member: Membership, *args: Any) -> HttpResponse:
-        seen.append((game, member, args))
+    def view(request: Any, game: Game, member: Membership, *args: Any, **kw: Any) -> HttpResponse:
+        assert request.path == "/x/"
+        seen.append((game, member, (*args, *kw.values())))
         return HttpResponse("ok")
 
     return access.player_page(view), seen
@@ -46,11 +48,11 @@ def _player_view() -> Any:
 
 def test_gm_page_lets_the_games_masters_in_with_their_row(world: World) -> None:
     wrapped, seen = _gm_view()
-    r = wrapped(_request(world.gms["Mj2"]), world.game.slug, 7)
+    r = wrapped(_request(world.gms["Mj2"]), world.game.slug, 7, pk=8)
     assert r.status_code == 200
     [(game, gm, args)] = seen
     assert game == world.game and gm.name == "Mj2" and gm.user == world.gms["Mj2"]
-    assert args == (7,)
+    assert args == (7, 8)
     assert wrapped.__name__ == "view"  # the wrapper keeps the view's name (URL reversing)
 
 
@@ -64,8 +66,9 @@ def test_gm_page_sends_the_anonymous_to_the_login_page(world: World) -> None:
 
 def test_gm_page_refuses_players_and_unknown_games(world: World) -> None:
     wrapped, seen = _gm_view()
-    with pytest.raises(Http404):
+    with pytest.raises(Http404) as info:
         wrapped(_request(world.users["Ana"]), world.game.slug)
+    assert str(info.value) == "Vous n'êtes pas MJ de cette partie."
     with pytest.raises(Http404):
         wrapped(_request(world.gms["Mj"]), "no-such-game")
     assert not seen
@@ -73,18 +76,19 @@ def test_gm_page_refuses_players_and_unknown_games(world: World) -> None:
 
 def test_player_page_gives_the_players_own_membership(world: World) -> None:
     wrapped, seen = _player_view()
-    r = wrapped(_request(world.users["Bob"]), world.game.slug, "x")
+    r = wrapped(_request(world.users["Bob"]), world.game.slug, "x", pk=3)
     assert r.status_code == 200
     [(game, member, args)] = seen
-    assert game == world.game and member.pseudo == "Bob" and args == ("x",)
+    assert game == world.game and member.pseudo == "Bob" and args == ("x", 3)
 
 
 def test_player_page_refuses_anonymous_game_masters_and_unknown_games(world: World) -> None:
     wrapped, seen = _player_view()
     r = wrapped(_request(None), world.game.slug)
     assert r.status_code == 302 and r["Location"].startswith("/connexion/")
-    with pytest.raises(Http404):
+    with pytest.raises(Http404) as info:
         wrapped(_request(world.gms["Mj"]), world.game.slug)
+    assert str(info.value) == "Vous ne jouez pas dans cette partie."
     with pytest.raises(Http404):
         wrapped(_request(world.users["Ana"]), "no-such-game")
     assert not seen
@@ -128,6 +132,7 @@ def test_membership_and_game_master_of_the_anonymous_are_none(world: World) -> N
         ("Ana\nana\nBob\nCid", None),
         ("Ana\nune phrase de trop ici\nBob\nCid", None),
         ("Jean Paul\nBob\nCid", ["Jean Paul", "Bob", "Cid"]),
+        ("Inscrits : \n**Ana**\n[Bob]\n_Cid_\n", None),
         ("Ana Bob\nCid", ["Ana Bob", "Cid"]),
     ],
 )
