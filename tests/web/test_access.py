@@ -146,3 +146,7 @@ def test_parse_roster(text: str, expected: list[str] | None) -> None:
 def test_parse_roster_keeps_a_pseudo_with_a_hash_inside_and_a_colon_line_out() -> None:
     assert access.parse_roster("A#na\nBob:\nCid") == ["A#na", "Cid"]
     assert access.parse_roster("Ana Bob Cid") == []  # three words: a sentence, not a pseudo
+
+
+def test_parse_roster_comment_lines_and_emphasis_around_pseudos() -> None:
+    assert access.parse_roster("# Zed\n**Xena**\nBob\n") == ["Xena", "Bob"]
