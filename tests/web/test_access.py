@@ -84,8 +84,9 @@ def test_player_page_gives_the_players_own_membership(world: World) -> None:
 
 def test_player_page_refuses_anonymous_game_masters_and_unknown_games(world: World) -> None:
     wrapped, seen = _player_view()
-    r = wrapped(_request(None), world.game.slug)
-    assert r.status_code == 302 and r["Location"].startswith("/connexion/")
+    r = wrapped(_request(None, "/partie/ronde-test/moi/"), world.game.slug)
+    assert r.status_code == 302
+    assert r["Location"] == "/connexion/?next=/partie/ronde-test/moi/", r["Location"]
     with pytest.raises(Http404) as info:
         wrapped(_request(world.gms["Mj"]), world.game.slug)
     assert str(info.value) == "Vous ne jouez pas dans cette partie."
