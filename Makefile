@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install run test lint typecheck pytest bench check clean test-web bench-web simulate
+.PHONY: install run test lint typecheck pytest bench check clean test-web bench-web simulate mutation
 
 $(BIN)/ronde: pyproject.toml
 	@command -v uv >/dev/null 2>&1 || $(PY) -m pip install --quiet uv
@@ -52,5 +52,15 @@ bench: install
 bench-web: install
 	$(BIN)/python benchmarks/bench_web.py
 
+# Mutation testing with mutmut over src/ronde/engine/ and the web's access checks
+# (pyproject.toml [tool.mutmut]); slow, so not part of `make test`. It prints the share
+# of mutants killed and the survivors. MUTANTS narrows it to some mutants (globs), e.g.
+#   make mutation MUTANTS='ronde.engine.ronde.* ronde.web.games.access.*'
+# Results are kept in mutants/ (a later run checks only what changed).
+MUTANTS ?=
+mutation: install
+	RONDE_SHARED=$(abspath ../shared) $(BIN)/mutmut run $(MUTANTS)
+	$(BIN)/python benchmarks/mutation_score.py $(MUTANTS)
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache mutants

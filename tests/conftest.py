@@ -20,7 +20,8 @@ os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))
 os.makedirs(os.path.join(os.environ["RONDE_DATA_DIR"], "static"), exist_ok=True)
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+#: ../shared beside the project (``RONDE_SHARED`` when the tests run from a copy: make mutation)
+SHARED = Path(os.environ.get("RONDE_SHARED") or ROOT.parent / "shared")
 START = date(2026, 12, 1)
 
 SMALL_RONDE = [

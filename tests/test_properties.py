@@ -1,13 +1,16 @@
 """Property tests over generated games (DESIGN.md: replay, views, refusals).
 
-A game is drawn (5–9 of the characters below in a random order, 3–4 Extras, a few
-house rules, a J1 with or without a clock change), then a sequence of commands at
-non-decreasing times over J1..J13: trial actions, chorus votes, constraints,
-Jokers, items, Ronde guesses, the powers of the characters drawn and game-master
-actions. Most commands are drawn against the current state (actors with quota
-left, supposed characters among the actor's legal targets, trials still open...)
-so that most are accepted and trials reach verdicts; the rest are random, to
-exercise refusals. ``RONDE_PROPERTY_SCALE=10`` multiplies the examples (bug hunts).
+A game is drawn (a quarter on the full cast of 28 + k players, the others on 5–9
+of the 21 Ronde Characters in a random order with 3–4 Extras; a few house rules; a
+J1 with or without a clock change), then a sequence of commands at non-decreasing
+times over J1..J13: trial actions, chorus votes, constraints, Jokers, items, Ronde
+guesses, the powers of the characters drawn (the J1/J2 ones early) and every
+game-master action (verdicts announced, exemptions, awards, deaths, replacements,
+themes...), each with only the arguments it takes. Most commands are drawn against
+the current state (actors with quota left, supposed characters among the actor's
+legal targets, trials still open...) so that most are accepted and trials reach
+verdicts; the rest are random, to exercise refusals. ``RONDE_PROPERTY_SCALE=10``
+multiplies the examples (bug hunts).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
 from ronde import store
@@ -30,10 +33,11 @@ from ronde.engine.clock import PARIS, day_start, parse_time
 from ronde.engine.commands import Command
 from ronde.engine.errors import CODES, RuleViolation
 from ronde.engine.events import from_json
-from ronde.engine.game import Game
-from ronde.engine.names import french_name
+from ronde.engine.game import CORE_ACTIONS, Game, all_actions
+from ronde.engine.names import RONDE_IDS, french_name
 from ronde.engine.options import HOUSE_RULES
-from ronde.engine.ronde import slot_live
+from ronde.engine.registry import REGISTRY
+from ronde.engine.ronde import boost_on, slot_live
 from ronde.engine.state import CHORUS, GameState, Player, Trial
 from ronde.engine.trials import legal_targets
 from ronde.engine.views import public_identities, view
@@ -43,21 +47,13 @@ START = date(2026, 12, 1)
 #: J1 dates: no clock change, autumn change on J6 (2026-10-25), spring change on J9 (2027-03-28).
 STARTS = [START, date(2026, 10, 20), date(2027, 3, 20)]
 GM = "Mj"
-CHARACTERS = [
-    "alice",
-    "woody",
-    "pierrot",
-    "halus",
-    "little_mermaid",
-    "seer",
-    "knight",
-    "polichinelle",
-    "guignol",
-    "revenant",
-    "mime",
-]
+#: The whole cast: the 21 Characters of the Ronde (the Decorators are two seats) and Extras.
+CHARACTERS = list(RONDE_IDS)
+#: Games on the full cast have 28 + k players (6 + k Extras, A76); the lead widens this.
+EXTRA_PLAYERS = (0, 1, 2)
 PSEUDOS = ["Ana", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou"]
-PSEUDOS += ["Max", "Ned", "Oli"]
+PSEUDOS += ["Max", "Ned", "Oli", "Pam", "Quy", "Rob", "Sam", "Tom", "Ugo", "Val", "Wes", "Xan"]
+PSEUDOS += ["Yan", "Zia", "Abe", "Bea", "Cal", "Dee", "Eli", "Flo"]
 #: House rules worth varying (their values come from HOUSE_RULES).
 VARIED_OPTIONS = [
     "A6",
@@ -80,35 +76,77 @@ VARIED_OPTIONS = [
 #: Weights of the actions drawn: (always, when the state makes it likely to succeed).
 ACTION_WEIGHTS = {
     "open_trial": (1, 3),  # ... when no trial is open
-    "complain": (1, 15),  # ... while a trial is open
+    "complain": (1, 20),  # ... while a trial is open
+    "announce": (0, 12),  # ... when a verdict waits for its announcement
     "chorus_vote": (1, 2),  # ... when there is a chorus
-    "record_constraint": (2, 0),
+    "record_constraint": (2, 5),  # ... from J2
     "transfigure": (1, 2),  # ... when an Extra seat is vacant
     "rehearse": (1, 0),
-    "post": (1, 0),
+    "post": (1, 3),  # ... while a trial is open
     "use_joker": (1, 0),
     "send_items": (1, 0),
     "guess_ronde": (1, 0),
-    "power": (1, 2),  # ... when a masked player has a power
-    "game_master": (2, 0),
+    "power": (2, 6),  # ... when a player has a power
+    "due_power": (0, 20),  # ... when a rare power's moment has come
+    "gm_due": (0, 10),  # ... when a game masters' ruling is awaited
+    "key_fall": (0, 6),  # ... when Destiny's Character of the day can fail his duty
+    "advocate_post": (0, 6),  # ... when the Devil's Advocate or Chucky can post in a trial
+    "game_master": (5, 0),
 }
-#: Character powers of the characters drawn (the others are not in these games).
-PLAYER_POWERS = ["ask", "put_to_sleep", "order", "reveal_secret", "grant_anonymous"]
-GM_ACTIONS = [
-    "assign_mime_target",
-    "give_revenant_role",
-    "record_order",
-    "send_excerpt",
-    "set_guignol_constraint",
-    "replace_player",
-    "record_death",
-    "award",
-    "exempt",
-    "set_theme",
-    "announce",
-    "appoint_secretary",
+#: (power, Character, minutes after J1 00:00): used early in most games
+OPENING = [
+    ("designate_monster", "tragic_hero", 23 * 60 + 30),
+    ("choose_phrase", "prompter", 1440 + 9 * 60),
+    ("declare_destiny", "destiny", 1440 + 9 * 60 + 30),
 ]
-STAT_KEYS = ("accepted", "refused", "concluded", "unmasked", "anonymous", "new_extra")
+#: the days some powers may be used on (the others are drawn any day)
+WINDOWS = {
+    "reveal_secret": (4, 8, 12),  # R7.19
+    "grant_anonymous": (2, 4, 6, 8, 10, 12),
+    "choose_phrase": (2,),
+    "declare_destiny": (2,),
+    "designate_monster": (1,),
+}
+#: powers drawn as soon as their moment comes (it passes quickly)
+RARE = ("last_breath", "shift_destiny", "cancel_trial", "shorten_trial")
+#: Actions the guard does not require in its batch, with the reason; the scenarios
+#: tests/scenarios/characters/diva/last-breath*.yaml exercise it.
+UNREACHED = {
+    # the Diva falls only after two successful trials against her (R7.14.4): random
+    # games almost never get there; drawn, refused, never required here
+    "last_breath": "R7.14.4",
+}
+#: game masters' actions about one Character (drawn when a player holds it)
+GM_NEEDS = {
+    "send_excerpt": "alice",
+    "assign_mime_target": "mime",
+    "set_guignol_constraint": "guignol",
+    "give_revenant_role": "revenant",
+    "record_order": "little_mermaid",
+}
+#: Every action of the vocabulary (FORMAT.md plus Ronde's own), by who does it.
+ALL_ACTIONS = all_actions()
+VOCABULARY = frozenset(ALL_ACTIONS)
+#: The characters' powers (players) and the game masters' actions drawn by ``_game_master``.
+PLAYER_POWERS = sorted(
+    a for a, (who, _h) in ALL_ACTIONS.items() if who == "player" and a not in CORE_ACTIONS
+)
+GM_ACTIONS = sorted(
+    a
+    for a, (who, _h) in ALL_ACTIONS.items()
+    if who == "game_master" and a not in ("record_constraint", "transfigure", "end_game")
+)
+STAT_KEYS = (
+    "accepted",
+    "refused",
+    "concluded",
+    "unmasked",
+    "anonymous",
+    "new_extra",
+    "verdict",
+    "announced",
+    "boost",
+)
 
 
 def examples(n: int) -> int:
@@ -119,7 +157,11 @@ def examples(n: int) -> int:
 SETTINGS = settings(
     deadline=None,
     phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
 )
 
 
@@ -170,13 +212,21 @@ def json_round_trip(game: Game) -> Game:
 
 # -- generated games ---------------------------------------------------------------
 @st.composite
-def setups(draw: Any, start: date | None = None) -> Game:
+def setups(draw: Any, start: date | None = None, full: bool | None = None) -> Game:
+    """A game: a quarter on the full cast (28 + k players), the others on 5 to 9 Characters
+    of the whole cast with 3 or 4 Extras."""
     if start is None:
         start = draw(st.sampled_from(STARTS))
-    n_ronde = draw(st.integers(5, 9))
-    ronde = draw(st.permutations(CHARACTERS))[:n_ronde]
-    n_extras = draw(st.integers(3, 4))
-    seats = [*ronde, *["extra"] * n_extras]
+    if full is None:
+        full = draw(st.integers(0, 3)) == 0
+    if full:
+        ronde = draw(st.permutations(CHARACTERS))
+        n_extras = 6 + draw(st.sampled_from(EXTRA_PLAYERS))
+    else:
+        ronde = draw(st.permutations(CHARACTERS))[: draw(st.integers(5, 9))]
+        n_extras = draw(st.integers(3, 4))
+    decorators = ["decorators"] if "decorators" in ronde else []  # two seats (R1.6)
+    seats = [*ronde, *decorators, *["extra"] * n_extras]
     order = draw(st.permutations(range(len(seats))))
     cast = {PSEUDOS[i]: seats[j] for i, j in enumerate(order)}
     options: dict[str, str] = {}
@@ -207,6 +257,9 @@ class Driver:
         self.minute = 23 * 60  # J1 23:00
         self.stats: Counter[str] = Counter()
         self.codes: Counter[str] = Counter()
+        #: accepted commands by action, and refusals by (action, code)
+        self.accepted: Counter[str] = Counter()
+        self.refusals: Counter[tuple[str, str]] = Counter()
 
     # small helpers
     def draw(self, strategy: st.SearchStrategy[Any]) -> Any:
@@ -228,7 +281,8 @@ class Driver:
 
     def tick(self) -> datetime:
         """The next command's time: close to the last while trials are open."""
-        odds = 8 if self.open_trials() else 1  # small steps for one large one
+        # small steps for one large one while trials are open or a rare power is due
+        odds = 8 if self.open_trials() or self.due_powers() else 1
         large = self.draw(st.integers(0, odds)) == odds
         step = self.draw(st.integers(90, 1800) if large else st.integers(0, 90))
         self.minute = min(self.minute + step, 13 * 1440 + 120)
@@ -263,9 +317,16 @@ class Driver:
         likely = {
             "open_trial": not self.open_trials(),
             "complain": bool(self.open_trials()),
+            "post": bool(self.open_trials()),
+            "announce": bool(self.unannounced()),
             "chorus_vote": bool(self.chorus()),
             "transfigure": bool(self.chorus()) and self.vacant_extra(),
             "power": bool(self.powerful()),
+            "due_power": bool(self.due_powers()),
+            "gm_due": bool(self.gm_due()),
+            "key_fall": bool(self.falling_keys()),
+            "advocate_post": bool(self.advocates()),
+            "record_constraint": self.g.day(at) >= 2,
         }
         choices = [
             action
@@ -294,6 +355,10 @@ class Driver:
             targets = sorted(legal_targets(self.g, p, anonymous=anonymous))
             if targets:
                 supposed = self.pick(targets)
+                # now and then the Diva or Destiny's Character of the day (rare powers)
+                keys = [c for c in self.key_characters() if c in targets]
+                if keys and self.draw(st.booleans()):
+                    supposed = self.pick(keys)
                 holders = [s for s in self.g.masked_holders(supposed) if s != p.seat]
                 others = [q.pseudo for q in self.masked() if q.seat != p.seat and q.active]
                 if holders and self.draw(st.booleans()):
@@ -336,6 +401,13 @@ class Driver:
         }
 
     def _post(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        trials = self.open_trials()
+        if smart and trials:
+            # the Devil's Advocate and Chucky need a post of theirs in the trial (R7.3, R7.7)
+            posters = [h for c in ("devils_advocate", "chucky") if (h := self.holder(c))]
+            p = self.pick(posters) if posters and self.draw(st.integers(0, 3)) > 0 else None
+            p = p or self.pick(self.masked())
+            return p.pseudo, {"trial": self.pick(trials).number}
         return self.any_name(), {"trial": self.draw(st.integers(0, len(self.g.trials) + 1))}
 
     def _rehearse(self, smart: bool) -> tuple[str, dict[str, Any]]:
@@ -346,6 +418,9 @@ class Driver:
         live = [c for c in self.g.ronde if slot_live(self.g, c)]
         if smart and chorus and masked and live:
             q = self.pick(masked)
+            keys = [k for c in self.key_characters() if (k := self.holder(c))]
+            if keys and self.draw(st.booleans()):
+                q = self.pick(keys)  # the chorus finds the Diva or Destiny's Character
             guess = q.character if q.character in live and self.draw(st.booleans()) else None
             return self.pick(chorus).pseudo, {
                 "action": "investigate",
@@ -362,11 +437,23 @@ class Driver:
         today = self.g.day(self.now())
         masked = self.masked()
         if smart and masked and today >= 2:
-            p = self.pick(masked)
+            # half the time an Extra who fails: Extras unmasked start the boost (R2.8)
+            # (and now and then Destiny's Character of the day or the Diva, whose fall
+            # opens Destiny's shift and the Diva's last breath)
+            extras = [p for p in masked if p.character == "extra"]
+            keys = [q for c in self.key_characters() if (q := self.holder(c))]
+            keys = [q for q in keys if self.has_duty(q, today)]
+            failing = bool(extras) and self.draw(st.integers(0, 2)) > 0
+            if keys and self.draw(st.integers(0, 3)) > 0:
+                p = self.pick(keys)
+                return GM, {"player": p.pseudo, "day": today, "met": False}
+            p = self.pick(extras if failing else masked)
+            # Destiny and the Diva stay masked unless nudged (their rare powers need it)
+            met = not failing and (p.character in ("destiny", "diva") or self.draw(st.booleans()))
             return GM, {
                 "player": p.pseudo,
                 "day": self.draw(st.integers(max(2, today - 1), today)),
-                "met": self.draw(st.booleans()),
+                "met": met,
             }
         return self.pick([GM, self.any_name()]), {
             "player": self.any_name(),
@@ -408,54 +495,284 @@ class Driver:
             order = self.draw(st.lists(st.sampled_from([*ronde, "extra"]), max_size=10))
         return self.any_name(), {"order": list(order)}
 
-    def powerful(self) -> list[Player]:
-        return [
-            p for p in self.masked() if set(character_of(self.g, p).actions()) & set(PLAYER_POWERS)
-        ]
+    def unannounced(self) -> list[Trial]:
+        return [t for t in self.g.trials if t.concluded and not t.announced]
 
-    def power_args(self, actor: Player | None) -> dict[str, Any]:
-        """Arguments for any power or game-master action (each takes the keys it needs)."""
-        g = self.g
-        others = [q for q in self.masked() if actor is None or q.seat != actor.seat]
-        live = [c for c in g.ronde if slot_live(g, c)] or list(g.ronde)
-        trials = self.open_trials() or g.trials
-        player = self.pick(others).pseudo if others else self.any_name()
-        return {
-            "player": player,
-            "as": self.pick(live),
-            "character": self.pick(live),
-            "trial": self.pick(trials).number if trials else 1,
-            "kind": self.pick(["complain", "go_to", "take_item", "dance"]),
-            "cell": [self.draw(st.integers(-3, 3)), self.draw(st.integers(-3, 3))],
-            "item": "item_cards",
-            "text": "Il fera beau demain, nous verrons, vous saurez.",
-            "obeyed": self.draw(st.booleans()),
-            "theme_found": self.draw(st.booleans()),
-            "day": g.day(self.now()),
-            "days": [g.day(self.now())],
-            "theme": "la lune",
-            "points": self.draw(st.integers(-50, 50)),
-            "reason": "test",
-            "new": f"Neo{len(self.g.players)}{self.draw(st.integers(0, 9))}",
+    def _announce(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        waiting = self.unannounced()
+        if smart and waiting:
+            return GM, {"trial": self.pick(waiting).number}
+        return self.pick([GM, self.any_name()]), {
+            "trial": self.draw(st.integers(0, len(self.g.trials) + 1))
         }
+
+    def powers_of(self, p: Player) -> list[str]:
+        """The powers ``p`` may use now: his Character's, or the fallen Diva's last breath."""
+        if p.masked:
+            # the last breath is the fallen Diva's (below)
+            powers = sorted(
+                set(character_of(self.g, p).actions()) & set(PLAYER_POWERS) - {"last_breath"}
+            )
+            if "shift_destiny" in powers and not self.destiny_shift_due(p):
+                powers.remove("shift_destiny")
+            for power in ("cancel_trial", "shorten_trial"):
+                if power in powers and not self.posted_in(p):
+                    powers.remove(power)
+            day = self.g.day(self.now())
+            for power, days in WINDOWS.items():
+                if power in powers and day not in days and len(powers) > 1:
+                    powers.remove(power)
+            return powers
+        diva = p.data.get("diva", {})
+        fallen = diva.get("fallen_day")
+        due = fallen is not None and self.g.day(self.now()) <= int(fallen) + 1  # A48
+        return ["last_breath"] if due and "last_breath" not in diva else []
+
+    def destiny_shift_due(self, p: Player) -> bool:
+        """Destiny's Character of the day is already unmasked (R7.16.5 a)."""
+        today = REGISTRY["destiny"].entry(self.g, p, self.g.day(self.now()))  # type: ignore[attr-defined]
+        return today is not None and not slot_live(self.g, today)
+
+    def gm_possible(self, action: str) -> bool:
+        """Whether the state gives a game masters' action something to act on."""
+        if action in GM_NEEDS and not self.holder(GM_NEEDS[action]):
+            return False
+        if action == "record_order":
+            return any(q.data.get("orders") for q in self.g.players.values())
+        if action == "announce":
+            return bool(self.unannounced())
+        if action == "appoint_secretary":
+            return bool(self.chorus())
+        return True
+
+    def posted_in(self, p: Player) -> list[Trial]:
+        """Open trials ``p`` posted in (the Devil's Advocate's and Chucky's, R7.3, R7.7)."""
+        return [t for t in self.open_trials() if p.seat in t.posters and p.seat not in t.accused]
+
+    def powerful(self) -> list[Player]:
+        return [p for p in self.g.players.values() if self.powers_of(p)]
+
+    def holder(self, character: str) -> Player | None:
+        seats = self.g.masked_holders(character)
+        return self.g.players[seats[0]] if seats else None
+
+    def args_for(self, action: str, actor: Player | None) -> dict[str, Any]:
+        """The arguments ``action`` takes (FORMAT.md), drawn against the state; no other key."""
+        g = self.g
+        today = g.day(self.now())
+        others = [q for q in self.masked() if actor is None or q.seat != actor.seat]
+        player = self.pick(others).pseudo if others else self.any_name()
+        live = [c for c in g.ronde if slot_live(g, c)] or list(g.ronde)
+        dead = [c for c in g.ronde if not slot_live(g, c)]
+        trials = self.open_trials() or g.trials
+        trial = self.pick(trials).number if trials else 1
+        character = self.pick(live)
+        text = "Il fera beau demain, nous verrons bien ce que vous saurez."
+        if action == "ask":
+            q = g.players[g.seat_of(player) or ""] if g.seat_of(player) else None
+            truth = q.character if q is not None and q.character in live else None
+            return {
+                "player": player,
+                "as": truth if truth and self.draw(st.booleans()) else character,
+            }
+        if action in ("put_to_sleep", "reveal_secret", "grant_anonymous", "declare_not"):
+            return {"player": player}
+        if action == "accuse_monster":
+            # mostly the right one: a wrong accusation unmasks the Hero (R7.17.5)
+            monster = (actor.data.get("hunt") or {}).get("monster") if actor else None
+            right = monster is not None and self.draw(st.integers(0, 3)) > 0
+            return {"player": g.pseudo(monster) if right else player}
+        if action in ("assign_mime_target", "record_death"):
+            return {"player": player}
+        if action == "order":
+            kind = self.pick(["complain", "go_to", "take_item"])
+            extra: dict[str, Any] = {
+                "complain": {"trial": trial},
+                "go_to": {"cell": [self.draw(st.integers(-3, 3)), self.draw(st.integers(-3, 3))]},
+                "take_item": {"item": "item_cards"},
+            }[kind]
+            return {"player": player, "kind": kind, **extra}
+        if action in ("cancel_trial", "shorten_trial"):
+            mine = self.posted_in(actor) if actor is not None else []
+            return {"trial": self.pick(mine).number if mine else trial}
+        if action == "announce":
+            return {"trial": trial}
+        if action in ("choose_phrase", "set_guignol_constraint"):
+            return {"text": text}
+        if action == "prompt":
+            return {"player": player, "theme_found": self.draw(st.booleans())}
+        if action == "designate_monster":
+            return {"character": self.pick([*live, "extra"])}
+        if action == "designate":
+            return {"character": character}
+        if action == "last_breath":
+            said = actor.data.get("diva", {}).get("designated", []) if actor else []
+            return {"character": self.pick([c for c in live if c not in said] or live)}
+        if action == "give_revenant_role":
+            return {"character": self.pick(dead) if dead else character}
+        if action == "declare_destiny":
+            own = actor.character if actor is not None else None
+            pool = [c for c in live if c != own]
+            order = self.draw(st.permutations(pool)) if pool else []
+            # twelve entries, J2 to J13; a small Ronde repeats them (A51 default)
+            return {"list": [order[i % len(order)] for i in range(12)] if order else []}
+        if action == "shift_destiny":
+            sched = actor.data.get("destiny", {}).get("schedule", {}) if actor else {}
+            own = actor.character if actor is not None else None
+            fresh = [c for c in live if c not in sched.get("entries", []) and c != own]
+            return {"append": self.pick(fresh) if fresh else character}
+        if action == "record_order":
+            ordered = [
+                seat
+                for q in g.players.values()
+                for seat, o in q.data.get("orders", {}).items()
+                if o.get("status") not in ("obeyed", "disobeyed")
+            ] or [seat for q in g.players.values() for seat in q.data.get("orders", {})]
+            target = g.pseudo(self.pick(ordered)) if ordered else player
+            return {"player": target, "obeyed": self.draw(st.booleans())}
+        if action == "send_excerpt":
+            alice = self.holder("alice")
+            return {"player": alice.pseudo if alice else player, "text": text}
+        if action == "replace_player":
+            fresh = [n for n in PSEUDOS if g.seat_of(n) is None] or ["Neo"]
+            return {"player": player, "new": f"{self.pick(fresh)}{len(g.players)}"}
+        if action == "award":
+            points = self.draw(st.integers(-50, 50))
+            return {"player": player, "points": points, "reason": "test"}
+        if action == "exempt":
+            days = [self.draw(st.integers(min(max(2, today), 13), min(13, today + 1)))]
+            return {"player": player, "days": days}
+        if action == "set_theme":
+            return {
+                "day": self.draw(st.integers(min(today, 13), min(13, today + 1))),
+                "theme": "lune",
+            }
+        if action == "appoint_secretary":
+            chorus = self.chorus()
+            return {"player": self.pick(chorus).pseudo if chorus else player}
+        raise AssertionError(f"no arguments known for {action}")
 
     def _power(self, smart: bool) -> tuple[str, dict[str, Any]]:
         powerful = self.powerful()
         if smart and powerful:
             p = self.pick(powerful)
-            names = sorted(set(character_of(self.g, p).actions()) & set(PLAYER_POWERS))
-            self.action = self.pick(names)
-            return p.pseudo, self.power_args(p)
+            self.action = self.pick(self.powers_of(p))
+            return p.pseudo, self.args_for(self.action, p)
         self.action = self.pick(PLAYER_POWERS)
-        return self.any_name(), self.power_args(None)
+        return self.any_name(), self.args_for(self.action, None)
+
+    def key_characters(self) -> list[str]:
+        """Masked Characters whose fall opens a rare power: the Diva (her last breath),
+        Destiny's Character of the day (her shift)."""
+        out = ["diva"] if self.holder("diva") else []
+        destiny = self.holder("destiny")
+        if destiny is not None:
+            day = self.g.day(self.now())
+            today = REGISTRY["destiny"].entry(self.g, destiny, day)  # type: ignore[attr-defined]
+            if today and today != "destiny" and self.holder(today):
+                out.append(today)
+        return out
+
+    def has_duty(self, p: Player, day: int) -> bool:
+        """``p`` has a game-master-judged constraint on ``day``."""
+        span = character_of(self.g, p).constraint_span(self.g, p)
+        return span is not None and span[0] <= day <= span[1]
+
+    def due_powers(self) -> list[tuple[Player, str]]:
+        """Powers whose rare moment has come: the fallen Diva's last breath, Destiny's
+        shift, the Devil's Advocate's and Chucky's trial after their post."""
+        out = []
+        for p in self.powerful():
+            if p.character == "revenant":
+                continue  # his module lists every role's power (R7.23), held or not
+            hunting = bool((p.data.get("hunt") or {}).get("monster"))
+            day = self.g.day(self.now())
+            declared = day < 2 or day in p.data.get("declared_days", [])
+            for power in self.powers_of(p):
+                if power in RARE or (power == "accuse_monster" and hunting):
+                    out.append((p, power))
+                elif power == "declare_not" and not declared:
+                    out.append((p, power))  # the Hero's daily declaration (R7.17)
+                elif power == "reveal_secret" and day in WINDOWS[power]:
+                    out.append((p, power))  # Polichinelle's secret days (R7.19)
+        return out
+
+    def falling_keys(self) -> list[Player]:
+        """Destiny's Character of the day, masked, with a duty today (his fall opens her
+        shift, R7.16.5 a)."""
+        day = self.g.day(self.now())
+        keys = [q for c in self.key_characters() if c != "diva" and (q := self.holder(c))]
+        return [q for q in keys if day >= 2 and self.has_duty(q, day)]
+
+    def _key_fall(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        keys = self.falling_keys()
+        self.action = "record_constraint"
+        if not keys:
+            return self._record_constraint(smart)
+        p = self.pick(keys)
+        return GM, {"player": p.pseudo, "day": self.g.day(self.now()), "met": False}
+
+    def advocates(self) -> list[tuple[Player, Trial]]:
+        """(Devil's Advocate or Chucky, an open trial he has not posted in, not accused)."""
+        out = []
+        for c in ("devils_advocate", "chucky"):
+            p = self.holder(c)
+            if p is None:
+                continue
+            for t in self.open_trials():
+                if p.seat not in t.posters and p.seat not in t.accused:
+                    out.append((p, t))
+        return out
+
+    def _advocate_post(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        pairs = self.advocates()
+        self.action = "post"
+        if not pairs:
+            return self._post(smart)
+        p, t = self.pick(pairs)
+        return p.pseudo, {"trial": t.number}
+
+    def gm_due(self) -> list[str]:
+        """Game masters' actions a state awaits: the ruling on a Little Mermaid's order,
+        Guignol's secret constraint, a role for the Revenant once a Character has fallen."""
+        out = []
+        if any(
+            o.get("status") not in ("obeyed", "disobeyed")
+            for q in self.g.players.values()
+            for o in q.data.get("orders", {}).values()
+        ):
+            out.append("record_order")
+        if self.holder("guignol") and self.g.day(self.now()) < 8:
+            out.append("set_guignol_constraint")
+        dead = [c for c in self.g.ronde if not slot_live(self.g, c)]
+        if dead and self.holder("revenant"):
+            out.append("give_revenant_role")
+        return out
+
+    def _gm_due(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        due = self.gm_due()
+        if not due:
+            return self._game_master(smart)
+        self.action = self.pick(due)
+        return GM, self.args_for(self.action, None)
+
+    def _due_power(self, smart: bool) -> tuple[str, dict[str, Any]]:
+        due = self.due_powers()
+        if not due:
+            return self._power(smart)
+        p, self.action = self.pick(due)
+        return p.pseudo, self.args_for(self.action, p)
 
     def _game_master(self, smart: bool) -> tuple[str, dict[str, Any]]:
-        self.action = self.pick(GM_ACTIONS)
-        return (GM if smart else self.any_name()), self.power_args(None)
+        actions = [a for a in GM_ACTIONS if self.gm_possible(a)]
+        self.action = self.pick(actions if smart else GM_ACTIONS)
+        return (GM if smart else self.any_name()), self.args_for(self.action, None)
 
     # playing
     def commands(self, steps: int) -> Iterator[Command]:
-        """``steps`` drawn commands, then maybe the end of the game and a few more."""
+        """The opening powers (most games), ``steps`` drawn commands, then maybe the end
+        of the game and a few more."""
+        yield from self.opening()
         for _ in range(steps):
             at = self.tick()
             self.game.advance(at)
@@ -475,6 +792,17 @@ class Driver:
                 self.game.advance(at)
                 yield self.command(at)
 
+    def opening(self) -> Iterator[Command]:
+        """The powers of J1 and J2 that later ones need (the Tragic Hero's monster, the
+        Prompter's sentence, Destiny's schedule), each in three games out of four."""
+        for action, character, minute in OPENING:
+            p = self.holder(character)
+            if p is None or minute < self.minute or self.draw(st.integers(0, 3)) == 0:
+                continue
+            self.minute = minute
+            self.game.advance(self.now())
+            yield Command(action, p.pseudo, self.now(), self.args_for(action, p))
+
     def run(self, command: Command) -> RuleViolation | None:
         """Execute one command; return its refusal, if any."""
         try:
@@ -482,8 +810,10 @@ class Driver:
         except RuleViolation as rv:
             self.stats["refused"] += 1
             self.codes[rv.code] += 1
+            self.refusals[command.action, rv.code] += 1
             return rv
         self.stats["accepted"] += 1
+        self.accepted[command.action] += 1
         return None
 
     def summarise(self) -> Counter[str]:
@@ -494,6 +824,9 @@ class Driver:
             sum(1 for c in t.complaints if c.anonymous) + t.anonymous for t in g.trials
         )
         self.stats["new_extra"] = sum(1 for p in g.players.values() if p.transfigured_day)
+        self.stats["verdict"] = sum(1 for t in g.trials if t.status in ("just", "unjust"))
+        self.stats["announced"] = sum(1 for t in g.trials if t.announced)
+        self.stats["boost"] = int(boost_on(g))
         for key in STAT_KEYS:
             if self.stats[key]:
                 event(f"some {key}")
@@ -509,7 +842,7 @@ def play(
 ) -> Driver:
     game = data.draw(setups(start))
     driver = Driver(data, game)
-    for cmd in driver.commands(data.draw(steps or st.integers(15, 50))):
+    for cmd in driver.commands(data.draw(steps or st.integers(30, 80))):
         refusal = driver.run(cmd)
         if after_each is not None:
             after_each(game, cmd, refusal)
@@ -590,6 +923,40 @@ def test_a_refused_command_changes_nothing(data: st.DataObject) -> None:
         assert after == before, (cmd, diff(before, after))
     for code in seen:
         event(f"refused {code}")
+
+
+# -- accepted commands take effect ---------------------------------------------------------
+def check_effect(game: Game, cmd: Command, refusal: RuleViolation | None) -> None:
+    """An accepted game masters' command is in the state that replay rebuilds: the
+    exemption, the theme, the award's line, the death, the replacement, the announcement."""
+    if refusal is not None:
+        return
+    g = game.state
+    args = cmd.args
+    seat = g.seat_of(str(args.get("player", ""))) if "player" in args else None
+    if cmd.action == "exempt":
+        assert seat is not None and set(args["days"]) <= g.exemptions.get(seat, set()), cmd
+    elif cmd.action == "set_theme":
+        assert g.themes.get(int(args["day"])) == args["theme"], cmd
+    elif cmd.action == "award":
+        assert seat is not None and any(
+            line.points == args["points"] for line in g.players[seat].lines
+        ), cmd
+    elif cmd.action == "record_death":
+        assert seat is not None and not g.players[seat].alive, cmd
+        assert seat not in g.chorus(), cmd
+    elif cmd.action == "replace_player":
+        assert g.seat_of(str(args["new"])) is not None, cmd
+    elif cmd.action == "announce":
+        assert g.trials[int(args["trial"]) - 1].announced, cmd
+
+
+@settings(SETTINGS, max_examples=examples(20))
+@given(st.data())
+def test_accepted_game_master_commands_take_effect(data: st.DataObject) -> None:
+    driver = play(data, after_each=check_effect)
+    replayed = Game.replay(driver.game.log, default_catalog())
+    assert replayed.state.exemptions == driver.game.state.exemptions
 
 
 # -- targets and points ------------------------------------------------------------------
@@ -789,7 +1156,8 @@ def test_anonymous_authors_stay_anonymous(data: st.DataObject) -> None:
     ]
     driver = Driver(data, game)
     for cmd in prefix:
-        assert driver.run(cmd) is None, cmd
+        # a cast where one fall brings another (a Decorator, a linked Extra) is set aside
+        assume(driver.run(cmd) is None)
     assert g.players[g.seat_of(first)].new_extra
     driver.minute = 3 * 1440 + 9 * 60
     for cmd in driver.commands(data.draw(st.integers(5, 40))):
@@ -803,26 +1171,46 @@ def at_(g: GameState, text: str) -> datetime:
 
 
 # -- the generator itself ---------------------------------------------------------------------
-def test_generated_games_reach_verdicts_and_unmaskings() -> None:
-    """Guard against vacuous properties: most commands are accepted, trials reach
-    verdicts, players are unmasked, some act anonymously (the anonymity test makes
-    sure of the latter with a prefix that gives a player a new Extra mask)."""
+#: the guard's batch: derandomized (a fixed seed set), ``RONDE_PROPERTY_SCALE`` widens it
+GUARD_GAMES = 160
+
+
+def test_generated_games_reach_every_action_verdicts_and_the_boost() -> None:
+    """Guard against vacuous properties: over a fixed batch of generated games every
+    action of the vocabulary is accepted at least once; most games reach a verdict and
+    an unmasking, many an announcement and the boost; most commands are accepted.
+    The thresholds sit a little under what the generator reaches today on these 160
+    games (a verdict in 52-70 %, an announcement 46-59 %, the boost 51-66 %, an
+    unmasking 84-94 %, an anonymous act 27-32 %, a new Extra 52-57 %: the batch is
+    not the same with Django loaded, as in the whole suite, as alone), so that a
+    regressing generator fails. The rarest accepted action is Destiny's shift."""
     totals: Counter[str] = Counter()
     games_with: Counter[str] = Counter()
+    accepted: Counter[str] = Counter()
+    refusals: Counter[tuple[str, str]] = Counter()
 
-    @settings(SETTINGS, max_examples=examples(40), database=None, derandomize=True)
+    @settings(SETTINGS, max_examples=examples(GUARD_GAMES), database=None, derandomize=True)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        stats = play(data).stats
-        totals.update(stats)
+        driver = play(data)
+        totals.update(driver.stats)
+        accepted.update(driver.accepted)
+        refusals.update(driver.refusals)
         games_with["games"] += 1
         for key in STAT_KEYS:
-            if stats[key]:
+            if driver.stats[key]:
                 games_with[key] += 1
 
     run()
     games = games_with["games"]
+    never = {a: [(c, n) for (x, c), n in refusals.items() if x == a] for a in VOCABULARY}
+    never = {a: codes for a, codes in never.items() if not accepted[a] and a not in UNREACHED}
+    assert not never, f"actions never accepted (their refusals): {never}"
+    assert len(VOCABULARY) >= 39, sorted(VOCABULARY)
     assert totals["accepted"] >= 0.4 * (totals["accepted"] + totals["refused"]), totals
-    assert games_with["concluded"] >= 0.3 * games, (games_with, totals)
-    assert games_with["unmasked"] >= 0.3 * games, (games_with, totals)
-    assert games_with["anonymous"] >= 1, (games_with, totals)
+    assert games_with["verdict"] >= 0.45 * games, (games_with, totals)
+    assert games_with["announced"] >= 0.4 * games, (games_with, totals)
+    assert games_with["boost"] >= 0.45 * games, (games_with, totals)
+    assert games_with["unmasked"] >= 0.75 * games, (games_with, totals)
+    assert games_with["anonymous"] >= 0.15 * games, (games_with, totals)
+    assert games_with["new_extra"] >= 0.4 * games, (games_with, totals)

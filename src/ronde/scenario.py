@@ -227,6 +227,9 @@ def load(path: Path) -> Scenario:
             raise ScenarioError(
                 path, line, f"vérification inconnue : {', '.join(map(str, unknown))}"
             )
+        problem = _expect_problem(expect)
+        if problem:
+            raise ScenarioError(path, line, problem)
         if action is not None and "by" not in raw:
             raise ScenarioError(path, line, f"l'étape {i} n'a pas d'auteur (« by »)")
         if action is not None and str(action) not in ACTIONS:
@@ -252,6 +255,44 @@ def load(path: Path) -> Scenario:
             )
         )
     return scenario
+
+
+TRIAL_STATUSES = frozenset({"open", "just", "unjust", "lapsed", "cancelled", "void"})
+
+
+def _expect_problem(expect: dict[str, Any]) -> str | None:
+    """What is malformed in an ``expect`` (FORMAT.md), in French; ``None`` if nothing."""
+    for key, value in expect.items():
+        where = f"vérification « {key} »"
+        if key in ("unmasked",):
+            if value is not None and not isinstance(value, list):
+                return f"{where} : une liste de joueurs est attendue"
+            continue
+        if key == "secretary":
+            if isinstance(value, dict | list):
+                return f"{where} : un joueur est attendu"
+            continue
+        if not isinstance(value, dict):
+            return f"{where} : un dictionnaire est attendu"
+        for name, item in value.items():
+            if key == "trials":
+                if isinstance(name, bool) or not str(name).isdigit():
+                    return f"{where} : « {name} » n'est pas un numéro de Procès"
+                if str(item) not in TRIAL_STATUSES:
+                    allowed = ", ".join(sorted(TRIAL_STATUSES))
+                    return f"{where} : statut inconnu « {item} » ({allowed})"
+            elif key == "points":
+                if isinstance(item, bool) or not isinstance(item, int):
+                    return f"{where} : {name} doit avoir un nombre entier de points, pas « {item} »"
+            elif key == "targets":
+                if item is not None and not isinstance(item, list):
+                    return f"{where} : {name} : une liste de personnages est attendue"
+            elif key == "learned":
+                if not isinstance(item, dict):
+                    return f"{where} : {name} : un dictionnaire joueur → personnage est attendu"
+            elif isinstance(item, dict | list):
+                return f"{where} : {name} : un personnage est attendu"
+    return None
 
 
 def build_game(s: Scenario) -> Game:
