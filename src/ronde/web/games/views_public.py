@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -12,6 +13,14 @@ from .models import Game, GameMaster, Membership
 
 def health(request: HttpRequest) -> HttpResponse:
     """A bare view (no database): for monitoring, and the benchmark's baseline."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def bench_constant(request: HttpRequest) -> HttpResponse:
+    """A constant page behind the login (the web benchmark's baseline: the same session,
+    user and middleware as a player's page). Routed only when ``RONDE_BENCH_VIEWS=1``."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     return HttpResponse("ok", content_type="text/plain")
 
 
