@@ -142,7 +142,9 @@ def writer(db: Path, every: float, out: Path) -> None:
         if service.record(game, None, "award", "Mj", args).ok:
             done += 1
         out.write_text(str(done))
-        time.sleep(every)
+        until = time.monotonic() + every
+        while not stop and time.monotonic() < until:
+            time.sleep(min(0.05, every))
 
 
 # -- the benchmark ----------------------------------------------------------------------
@@ -228,7 +230,7 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--players", type=int, default=20, help="player sessions used")
     parser.add_argument("--seconds", type=float, default=15.0, help="per page")
-    parser.add_argument("--write-every", type=float, default=1.0, help="seconds between writes")
+    parser.add_argument("--write-every", type=float, default=2.0, help="seconds between writes")
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
     parser.add_argument("--until", default="J10 22:00", help="how far the bots play")
     parser.add_argument("--json", type=Path, default=ROOT / "out" / "bench-web.json")
@@ -285,6 +287,7 @@ def main() -> int:
                     str(args.write_every),
                 ],
                 env=_env(tmp),
+                stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )
             results: dict[str, Any] = {}
@@ -298,11 +301,15 @@ def main() -> int:
                     flush=True,
                 )
         finally:
-            if writer_proc is not None:
-                writer_proc.send_signal(signal.SIGTERM)
-                writer_proc.wait(timeout=30)
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
+            for p in (writer_proc, proc):
+                if p is None:
+                    continue
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
         writes = int(write_count.read_text() or 0) if write_count.exists() else 0
     baseline = results["constant view behind the login (baseline)"]["rps"]
     for r in results.values():

@@ -71,6 +71,8 @@ def player_page(
                 game__slug=slug, user_id=request.user.pk, revoked_at__isnull=True
             )
             .select_related("game")
+            # what the game's page shows comes from the engine: not the set-up's lists
+            .defer("game__options", "game__roster", "game__cast", "game__ronde")
             .order_by("-created_at")
             .first()
         )

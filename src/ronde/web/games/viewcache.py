@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
+import orjson
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import SafeString
 
 from ronde.engine.game import Game as EngineGame
 
@@ -55,6 +58,7 @@ def clear() -> None:
     """Forget every entry (tests)."""
     with _lock:
         _entries.clear()
+        _fragments.clear()
 
 
 def cached(
@@ -90,3 +94,31 @@ def cached(
         while len(_entries) > MAX_ENTRIES:
             _entries.popitem(last=False)
     return value
+
+
+#: fragments rendered from what they show alone (see :func:`rendered`)
+_fragments: OrderedDict[tuple[str, str, bytes], SafeString] = OrderedDict()
+
+
+def rendered(template: str, content: dict[str, Any]) -> SafeString:
+    """``render_to_string(template, content)``, rendered once per content and language.
+
+    The key is the content itself (as JSON), so two viewers share a fragment only when
+    they would be shown exactly the same thing (e.g. the cards of the trials ended,
+    the same for most players); the template must depend on nothing else."""
+    key = (
+        template,
+        translation.get_language(),
+        orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str),
+    )
+    with _lock:
+        hit = _fragments.get(key)
+        if hit is not None:
+            _fragments.move_to_end(key)
+            return hit
+    out = render_to_string(template, content)
+    with _lock:
+        _fragments[key] = out
+        while len(_fragments) > MAX_ENTRIES:
+            _fragments.popitem(last=False)
+    return out

@@ -362,6 +362,9 @@ def _player_body(
         "since": since,
         "open_trials": open_trials,
         "ended_trials": ended_trials,
+        # the same cards for most players: rendered once per content
+        "open_cards": viewcache.rendered("games/_trial_cards.html", {"trials": open_trials}),
+        "ended_cards": viewcache.rendered("games/_trial_cards.html", {"trials": ended_trials}),
     }
     return {
         "viewer": v["viewer"],
