@@ -5,8 +5,9 @@ records actions.
 It stores a simulated 28-player game played to J10 evening (``--until``) in a fresh
 SQLite file in a temporary folder, starts the production server on it
 (``ronde serve``: waitress, collected static files), logs ``--players`` players and a
-game master in through the login form, then for each page runs ``wrk`` (a C load
-generator, another process) with ``--connections`` keep-alive connections, each
+game master in through the login form, then runs ``wrk`` (a C load generator,
+another process) on each page in turn, ``--rounds`` times (so that a busy machine
+weighs on every page alike), with ``--connections`` keep-alive connections, each
 request sent with the next player's session (many viewers at once), while another
 process records a game master's award every ``--write-every`` seconds (every write
 changes the game's version: every cached page is built again). The baseline,
@@ -29,6 +30,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,6 +47,7 @@ RONDE = ROOT / ".venv" / "bin" / "ronde"
 GM_PASSWORD = "banc-mj-ronde"
 PLAYER_PASSWORD = "banc-joueur-ronde"
 SLUG = "banc"
+BASELINE = "constant view behind the login (baseline)"
 
 #: wrk's script: each request carries the next session of the list; one JSON line at the end
 WRK_LUA = r"""
@@ -229,7 +232,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--players", type=int, default=20, help="player sessions used")
-    parser.add_argument("--seconds", type=float, default=15.0, help="per page")
+    parser.add_argument("--seconds", type=float, default=5.0, help="per page and round")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of every page")
     parser.add_argument("--write-every", type=float, default=2.0, help="seconds between writes")
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
     parser.add_argument("--until", default="J10 22:00", help="how far the bots play")
@@ -270,7 +274,7 @@ def main() -> int:
             gms = [login(base, u, GM_PASSWORD) for u in info["gms"]]
             pages = {
                 "bare view, no login (/sante/)": ("/sante/", ["-"]),
-                "constant view behind the login (baseline)": ("/banc/constante/", players),
+                BASELINE: ("/banc/constante/", players),
                 "player page": (f"/partie/{SLUG}/moi/", players),
                 "public board": (f"/partie/{SLUG}/", ["-"]),
                 "game-master dashboard": (f"/mj/{SLUG}/", gms),
@@ -290,14 +294,32 @@ def main() -> int:
                 stdout=subprocess.DEVNULL,
                 start_new_session=True,
             )
+            rounds: dict[str, list[dict[str, float]]] = {label: [] for label in pages}
+            for _path, cookies in pages.values():
+                run_wrk(port, _path, cookies, tmp, 2, 4)  # warm-up
+            # the pages take turns, round after round: a busy machine weighs on all alike
+            for _round in range(args.rounds):
+                for label, (path, cookies) in pages.items():
+                    rounds[label].append(
+                        run_wrk(port, path, cookies, tmp, args.seconds, args.connections)
+                    )
             results: dict[str, Any] = {}
-            for label, (path, cookies) in pages.items():
-                run_wrk(port, path, cookies, tmp, 2, 4)  # warm-up
-                r = run_wrk(port, path, cookies, tmp, args.seconds, args.connections)
-                results[label] = r
+            ref = rounds[BASELINE]
+            for label, rs in rounds.items():
+                results[label] = {
+                    "rps": statistics.median(r["rps"] for r in rs),
+                    "p50_ms": statistics.median(r["p50_ms"] for r in rs),
+                    "p99_ms": statistics.median(r["p99_ms"] for r in rs),
+                    # the ratio to the baseline measured in the same round
+                    "ratio": statistics.median(
+                        r["rps"] / b["rps"] for r, b in zip(rs, ref, strict=True)
+                    ),
+                    "rounds": rs,
+                }
+                r = results[label]
                 print(
                     f"{label:44} {r['rps']:7.0f} req/s   p50 {r['p50_ms']:7.1f} ms"
-                    f"   p99 {r['p99_ms']:7.1f} ms",
+                    f"   p99 {r['p99_ms']:7.1f} ms   ratio {r['ratio']:.2f}",
                     flush=True,
                 )
         finally:
@@ -311,18 +333,13 @@ def main() -> int:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
         writes = int(write_count.read_text() or 0) if write_count.exists() else 0
-    baseline = results["constant view behind the login (baseline)"]["rps"]
-    for r in results.values():
-        r["ratio"] = r["rps"] / baseline
-    print(
-        "ratio to the constant view behind the login: "
-        + ", ".join(f"{k.split(' (')[0]} {r['ratio']:.2f}" for k, r in results.items())
-    )
-    total = args.seconds * len(pages) + 2 * len(pages)
+    total = (args.seconds * args.rounds + 2) * len(pages)
     print(
         f"{info['events']} events, {len(players)} player sessions, {args.connections} "
         f"connections (wrk), waitress {args.threads} threads, {writes} writes "
-        f"(one every {args.write_every:g} s over ~{total:.0f} s); {args.json}"
+        f"(one every {args.write_every:g} s over ~{total:.0f} s); medians of {args.rounds} "
+        f"rounds of {args.seconds:g} s per page; ratio: to the baseline of the same round; "
+        f"{args.json}"
     )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(

@@ -7,7 +7,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from . import service
+from ronde.engine.views import view
+
+from . import viewcache
 from .models import Game, GameMaster, Membership
 
 
@@ -52,7 +54,12 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game, slug=slug)
     if not game.started:
         raise Http404(_("Cette partie n'a pas commencé."))
-    v = service.view_for(game, "public", request.user)
+    # the public view, built once per version of the game
+    v = viewcache.cached(
+        game, "public", ("public",), lambda e: view(e.state, "public"), request.user
+    )
+    open_trials = [t for t in v["trials"][::-1] if t["status"] == "open"]
+    ended_trials = [t for t in v["trials"][::-1] if t["status"] != "open"]
     days: dict[str, list[dict[str, str]]] = {}
     for a in v["announcements"]:
         days.setdefault(a["time"].split(" ")[0], []).append(a)
@@ -69,7 +76,9 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
             ).exists(),
             "is_gm": request.user.is_authenticated
             and GameMaster.objects.filter(game=game, user_id=request.user.pk).exists(),
-            "open_trials": [t for t in v["trials"][::-1] if t["status"] == "open"],
-            "ended_trials": [t for t in v["trials"][::-1] if t["status"] != "open"],
+            "open_trials": open_trials,
+            "ended_trials": ended_trials,
+            "open_cards": viewcache.rendered("games/_trial_cards.html", {"trials": open_trials}),
+            "ended_cards": viewcache.rendered("games/_trial_cards.html", {"trials": ended_trials}),
         },
     )
