@@ -15,6 +15,7 @@ costs a dictionary look-up. Entries live in this process's memory, bounded in nu
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -97,7 +98,31 @@ def cached(
 
 
 #: fragments rendered from what they show alone (see :func:`rendered`)
-_fragments: OrderedDict[tuple[str, str, bytes], SafeString] = OrderedDict()
+_fragments: OrderedDict[tuple[str, str, bytes], Any] = OrderedDict()
+
+
+def once(content: Any, build: Callable[[], T]) -> T:
+    """``build()``, built once per ``content`` and language: the key is a digest of the
+    content itself (as JSON), so what is built must depend on nothing else. Two viewers
+    share an entry only when they would be shown exactly the same thing; a write that
+    changes nothing of what a viewer is shown (another player's points) costs him no
+    rendering."""
+    data = orjson.dumps(
+        content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=repr
+    )
+    key = ("once", translation.get_language() or "", hashlib.sha256(data).digest())
+    with _lock:
+        hit = _fragments.get(key)
+        if hit is not None:
+            _fragments.move_to_end(key)
+            value: T = hit
+            return value
+    value = build()
+    with _lock:
+        _fragments[key] = value
+        while len(_fragments) > MAX_ENTRIES:
+            _fragments.popitem(last=False)
+    return value
 
 
 def rendered(template: str, content: dict[str, Any]) -> SafeString:
@@ -112,9 +137,10 @@ def rendered(template: str, content: dict[str, Any]) -> SafeString:
         orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str),
     )
     with _lock:
-        hit = _fragments.get(key)
-        if hit is not None:
+        found = _fragments.get(key)
+        if found is not None:
             _fragments.move_to_end(key)
+            hit: SafeString = found
             return hit
     out = render_to_string(template, content)
     with _lock:

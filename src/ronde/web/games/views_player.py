@@ -366,12 +366,17 @@ def _player_body(
         "open_cards": viewcache.rendered("games/_trial_cards.html", {"trials": open_trials}),
         "ended_cards": viewcache.rendered("games/_trial_cards.html", {"trials": ended_trials}),
     }
-    return {
-        "viewer": v["viewer"],
-        "chorus": "chorus" in v,
-        "top": render_to_string("games/_player_top.html", ctx),
-        "points": render_to_string("games/_player_points.html", ctx),
-    }
+    # the body depends on nothing but this: rendered again only when it changes
+    shown = (game.slug, game.start, v, seen.today, forms, since, asked)
+    return viewcache.once(
+        ("player-body", shown),
+        lambda: {
+            "viewer": v["viewer"],
+            "chorus": "chorus" in v,
+            "top": render_to_string("games/_player_top.html", ctx),
+            "points": render_to_string("games/_player_points.html", ctx),
+        },
+    )
 
 
 @player_page
