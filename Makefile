@@ -48,8 +48,12 @@ bench: install
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_forum.py
 
-# Requests per second and p99 latency of the web pages (see README).
+# Requests per second, p50 and p99 of the web pages under the production server
+# (waitress, `ronde serve`), as a share of a constant page behind the login (see
+# README); the load generator is wrk (installed from Debian's packages if missing).
 bench-web: install
+	@command -v wrk >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && \
+		{ apt-get install -y -qq wrk >/dev/null 2>&1 || sudo -n apt-get install -y -qq wrk >/dev/null 2>&1; }; } || true
 	$(BIN)/python benchmarks/bench_web.py
 
 # Mutation testing with mutmut over src/ronde/engine/ and the web's access checks

@@ -1,11 +1,22 @@
-"""Web benchmark (not a test): requests per second and latency percentiles of the
-player page and the game-master dashboard, against a bare Django view, on the same
-server, with 50 concurrent clients.
+"""Web benchmark (not a test): requests per second and latency percentiles of the pages,
+against a login-protected constant page served by the same server, while a writer
+records actions.
 
-It starts ``ronde serve --demo`` (the 28-player demo game played to J5) on a fresh
-SQLite file in a temporary folder, logs a game master and a player in, then, for
-each page, runs 50 keep-alive clients (asyncio, one process) for a fixed time.
-Only loopback traffic; bounded in time; the server is stopped at the end.
+It stores a simulated 28-player game played to J10 evening (``--until``) in a fresh
+SQLite file in a temporary folder, starts the production server on it
+(``ronde serve``: waitress, collected static files), logs ``--players`` players and a
+game master in through the login form, then runs ``wrk`` (a C load generator,
+another process) on each page in turn, ``--rounds`` times (so that a busy machine
+weighs on every page alike), with ``--connections`` keep-alive connections, each
+request sent with the next player's session (many viewers at once), while another
+process records a game master's award every ``--write-every`` seconds (every write
+changes the game's version: every cached page is built again). The baseline,
+``/banc/constante/``, is a constant text behind the same login and middleware; it
+exists only when the server runs with ``RONDE_BENCH_VIEWS=1`` (set here only).
+
+Only loopback traffic; bounded in time; the server and the writer are stopped at the
+end. Needs ``wrk`` (Debian: ``apt-get install wrk``; ``make bench-web`` installs it
+when it can).
 
     make bench-web            # or: .venv/bin/python benchmarks/bench_web.py --seconds 20
 """
@@ -13,10 +24,10 @@ Only loopback traffic; bounded in time; the server is stopped at the end.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -28,13 +39,118 @@ import urllib.parse
 import urllib.request
 from http.cookiejar import CookieJar
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+PY = ROOT / ".venv" / "bin" / "python"
 RONDE = ROOT / ".venv" / "bin" / "ronde"
-GM = ("Mj", "demo-mj-ronde")
-PASSWORD = "demo-joueur-ronde"
+GM_PASSWORD = "banc-mj-ronde"
+PLAYER_PASSWORD = "banc-joueur-ronde"
+SLUG = "banc"
+BASELINE = "constant view behind the login (baseline)"
+
+#: wrk's script: each request carries the next session of the list; one JSON line at the end
+WRK_LUA = r"""
+local cookies = {}
+for line in io.lines(os.getenv("BENCH_COOKIES")) do
+  if #line > 0 then cookies[#cookies + 1] = line end
+end
+local path = os.getenv("BENCH_PATH")
+local n = 0
+function setup(thread) end
+function init(args) n = math.random(#cookies) end
+function request()
+  n = n % #cookies + 1
+  local headers = {}
+  if cookies[n] ~= "-" then headers["Cookie"] = cookies[n] end
+  return wrk.format("GET", path, headers)
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, "non2xx": %d}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout, e.status))
+end
+"""
 
 
+def _env(tmp: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "RONDE_DATA_DIR": str(tmp / "data")}
+    env.pop("DATABASE_URL", None)
+    env.pop("RONDE_DEBUG", None)
+    return env
+
+
+# -- in a child process: store the game, record writes -------------------------------------
+def _django(db: Path) -> None:
+    os.environ["RONDE_SQLITE_PATH"] = str(db)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+    import django
+
+    django.setup()
+
+
+def setup_game(db: Path, until: str) -> None:
+    """Store the simulated game (manual clock, stopped where the bots stopped) and print
+    its players' user names and its number of events as JSON."""
+    from datetime import datetime, timedelta
+
+    _django(db)
+    from django.core.management import call_command
+
+    from ronde.engine.clock import PARIS, parse_time
+    from ronde.web.games import demo
+    from ronde.web.games.models import Game
+
+    call_command("migrate", verbosity=0)
+    start = (datetime.now(PARIS) - timedelta(days=20)).date()
+    played = demo.play_until(parse_time(until, start), start=start, seed=2026)
+    game = demo.store(
+        played,
+        slug=SLUG,
+        name="Banc d'essai",
+        gm_password=GM_PASSWORD,
+        player_password=PLAYER_PASSWORD,
+        clock=Game.MANUAL,
+    )
+    players = [
+        m.user.get_username()
+        for m in game.memberships.select_related("user").order_by("pseudo")
+        if m.user is not None
+    ]
+    gms = [gm.user.get_username() for gm in game.game_masters.select_related("user") if gm.user]
+    print(json.dumps({"players": players, "gms": gms, "events": game.last_seq}))
+
+
+def writer(db: Path, every: float, out: Path) -> None:
+    """Record a game master's award every ``every`` seconds until stopped (SIGTERM)."""
+    _django(db)
+    from ronde.web.games import service
+    from ronde.web.games.models import Game
+
+    stop = False
+
+    def _stop(*_args: Any) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    game = Game.objects.get(slug=SLUG)
+    pseudos = list(game.memberships.values_list("pseudo", flat=True))
+    done = 0
+    while not stop:
+        who = pseudos[done % len(pseudos)]
+        args = {"player": who, "points": 1, "reason": "b"}
+        if service.record(game, None, "award", "Mj", args).ok:
+            done += 1
+        out.write_text(str(done))
+        until = time.monotonic() + every
+        while not stop and time.monotonic() < until:
+            time.sleep(min(0.05, every))
+
+
+# -- the benchmark ----------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -42,32 +158,26 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("DATABASE_URL", None)
-    out = log.open("wb")
+def start_server(port: int, db: Path, tmp: Path, threads: int) -> subprocess.Popen[bytes]:
+    env = {**_env(tmp), "RONDE_BENCH_VIEWS": "1"}
+    log = (tmp / "server.log").open("wb")
     proc = subprocess.Popen(
-        [str(RONDE), "serve", "--demo", "--port", str(port), "--db", str(db)],
-        stdout=out,
+        [str(RONDE), "serve", "--port", str(port), "--db", str(db), "--threads", str(threads)],
+        stdout=log,
         stderr=subprocess.STDOUT,
         env=env,
-        cwd=db.parent,
+        cwd=tmp,
         start_new_session=True,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/sante/", timeout=1).read()
-            break
+            return proc
         except OSError:
             time.sleep(0.3)
-    else:
-        proc.kill()
-        raise SystemExit(f"server did not start:\n{log.read_text()}")
-    text = log.read_text()
-    player = re.search(r"Joueur  : (\S+) /", text)
-    assert player, text
-    return proc, player.group(1)
+    proc.kill()
+    raise SystemExit(f"server did not start:\n{(tmp / 'server.log').read_text()}")
 
 
 def login(base: str, username: str, password: str) -> str:
@@ -86,98 +196,156 @@ def login(base: str, username: str, password: str) -> str:
     return "; ".join(f"{k}={v}" for k, v in cookies.items())
 
 
-async def client(
-    port: int, path: str, cookie: str, until: float, latencies: list[float], errors: list[str]
-) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    request = (
-        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
-        "Connection: keep-alive\r\n\r\n"
-    ).encode()
-    try:
-        while time.perf_counter() < until:
-            t0 = time.perf_counter()
-            writer.write(request)
-            await writer.drain()
-            status = await reader.readline()
-            length = 0
-            close = False
-            while True:
-                line = await reader.readline()
-                if line in (b"\r\n", b""):
-                    break
-                name, _, value = line.decode().partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-                elif name.lower() == "connection" and "close" in value.lower():
-                    close = True
-            await reader.readexactly(length)
-            latencies.append(time.perf_counter() - t0)
-            if not status.startswith(b"HTTP/1.1 200") and not status.startswith(b"HTTP/1.0 200"):
-                errors.append(status.decode().strip())
-            if close:
-                writer.close()
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    finally:
-        writer.close()
-
-
-async def load(port: int, path: str, cookie: str, clients: int, seconds: float) -> dict[str, float]:
-    latencies: list[float] = []
-    errors: list[str] = []
-    start = time.perf_counter()
-    until = start + seconds
-    await asyncio.gather(
-        *(client(port, path, cookie, until, latencies, errors) for _ in range(clients))
-    )
-    elapsed = time.perf_counter() - start
-    if errors:
-        raise SystemExit(f"{path}: {len(errors)} errors, e.g. {errors[0]}")
-    q = statistics.quantiles(latencies, n=100)
+def run_wrk(
+    port: int, path: str, cookies: list[str], tmp: Path, seconds: float, connections: int
+) -> dict[str, float]:
+    script = tmp / "bench.lua"
+    script.write_text(WRK_LUA)
+    jar = tmp / f"cookies-{abs(hash(path))}.txt"
+    jar.write_text("\n".join(cookies) + "\n")
+    env = {**os.environ, "BENCH_COOKIES": str(jar), "BENCH_PATH": path}
+    cmd = [
+        "wrk",
+        "-t2",
+        f"-c{connections}",
+        f"-d{max(1, round(seconds))}s",
+        "--timeout",
+        "30s",
+        "-s",
+        str(script),
+        f"http://127.0.0.1:{port}",
+    ]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    line = next(ln for ln in reversed(out.splitlines()) if ln.startswith("{"))
+    r = json.loads(line)
+    if r["errors"] or r["non2xx"]:
+        raise SystemExit(f"{path}: {r['errors']} errors, {r['non2xx']} non-2xx answers\n{out}")
     return {
-        "requests": len(latencies),
-        "rps": len(latencies) / elapsed,
-        "p50_ms": q[49] * 1000,
-        "p99_ms": q[98] * 1000,
+        "requests": r["requests"],
+        "rps": r["requests"] / (r["duration_us"] / 1e6),
+        "p50_ms": r["p50_us"] / 1000,
+        "p99_ms": r["p99_us"] / 1000,
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=15.0)
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--players", type=int, default=20, help="player sessions used")
+    parser.add_argument("--seconds", type=float, default=5.0, help="per page and round")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of every page")
+    parser.add_argument("--write-every", type=float, default=2.0, help="seconds between writes")
+    parser.add_argument("--threads", type=int, default=8, help="the server's threads")
+    parser.add_argument("--until", default="J10 22:00", help="how far the bots play")
     parser.add_argument("--json", type=Path, default=ROOT / "out" / "bench-web.json")
+    parser.add_argument("--setup", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--writer", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--writer-out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="ronde-bench-") as tmp:
+    if args.setup:
+        setup_game(args.setup, args.until)
+        return 0
+    if args.writer:
+        writer(args.writer, args.write_every, args.writer_out)
+        return 0
+    if shutil.which("wrk") is None:
+        print("bench-web: wrk is not installed (Debian: apt-get install wrk); skipped.")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="ronde-bench-web-") as name:
+        tmp = Path(name)
+        db = tmp / "bench.sqlite3"
+        here = Path(__file__).resolve()
+        info = json.loads(
+            subprocess.run(
+                [str(PY), str(here), "--setup", str(db), "--until", args.until],
+                env=_env(tmp),
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.splitlines()[-1]
+        )
         port = free_port()
-        proc, player = start_server(port, Path(tmp) / "bench.sqlite3", Path(tmp) / "server.log")
+        proc = start_server(port, db, tmp, args.threads)
+        base = f"http://127.0.0.1:{port}"
+        write_count = tmp / "writes.txt"
+        writer_proc = None
         try:
-            base = f"http://127.0.0.1:{port}"
+            players = [login(base, u, PLAYER_PASSWORD) for u in info["players"][: args.players]]
+            gms = [login(base, u, GM_PASSWORD) for u in info["gms"]]
             pages = {
-                "bare Django view (/sante/)": ("/sante/", ""),
-                "player page (/partie/demo/moi/)": (
-                    "/partie/demo/moi/",
-                    login(base, player, PASSWORD),
-                ),
-                "game-master dashboard (/mj/demo/)": ("/mj/demo/", login(base, *GM)),
-                "public board (/partie/demo/)": ("/partie/demo/", ""),
+                "bare view, no login (/sante/)": ("/sante/", ["-"]),
+                BASELINE: ("/banc/constante/", players),
+                "player page": (f"/partie/{SLUG}/moi/", players),
+                "public board": (f"/partie/{SLUG}/", ["-"]),
+                "game-master dashboard": (f"/mj/{SLUG}/", gms),
             }
-            results = {}
-            for label, (path, cookie) in pages.items():
-                asyncio.run(load(port, path, cookie, 5, 2.0))  # warm-up
-                results[label] = asyncio.run(load(port, path, cookie, args.clients, args.seconds))
+            writer_proc = subprocess.Popen(
+                [
+                    str(PY),
+                    str(here),
+                    "--writer",
+                    str(db),
+                    "--writer-out",
+                    str(write_count),
+                    "--write-every",
+                    str(args.write_every),
+                ],
+                env=_env(tmp),
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            rounds: dict[str, list[dict[str, float]]] = {label: [] for label in pages}
+            for _path, cookies in pages.values():
+                run_wrk(port, _path, cookies, tmp, 2, 4)  # warm-up
+            # the pages take turns, round after round: a busy machine weighs on all alike
+            for _round in range(args.rounds):
+                for label, (path, cookies) in pages.items():
+                    rounds[label].append(
+                        run_wrk(port, path, cookies, tmp, args.seconds, args.connections)
+                    )
+            results: dict[str, Any] = {}
+            ref = rounds[BASELINE]
+            for label, rs in rounds.items():
+                results[label] = {
+                    "rps": statistics.median(r["rps"] for r in rs),
+                    "p50_ms": statistics.median(r["p50_ms"] for r in rs),
+                    "p99_ms": statistics.median(r["p99_ms"] for r in rs),
+                    # the ratio to the baseline measured in the same round
+                    "ratio": statistics.median(
+                        r["rps"] / b["rps"] for r, b in zip(rs, ref, strict=True)
+                    ),
+                    "rounds": rs,
+                }
                 r = results[label]
                 print(
-                    f"{label:40} {r['rps']:7.1f} req/s   p50 {r['p50_ms']:7.1f} ms"
-                    f"   p99 {r['p99_ms']:7.1f} ms   ({r['requests']} requests)",
+                    f"{label:44} {r['rps']:7.0f} req/s   p50 {r['p50_ms']:7.1f} ms"
+                    f"   p99 {r['p99_ms']:7.1f} ms   ratio {r['ratio']:.2f}",
                     flush=True,
                 )
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
+            for p in (writer_proc, proc):
+                if p is None:
+                    continue
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
+                    p.wait()
+        writes = int(write_count.read_text() or 0) if write_count.exists() else 0
+    total = (args.seconds * args.rounds + 2) * len(pages)
+    print(
+        f"{info['events']} events, {len(players)} player sessions, {args.connections} "
+        f"connections (wrk), waitress {args.threads} threads, {writes} writes "
+        f"(one every {args.write_every:g} s over ~{total:.0f} s); medians of {args.rounds} "
+        f"rounds of {args.seconds:g} s per page; ratio: to the baseline of the same round; "
+        f"{args.json}"
+    )
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(results, indent=2))
-    print(f"{args.clients} concurrent clients, {args.seconds:.0f} s per page; {args.json}")
+    args.json.write_text(
+        json.dumps({"events": info["events"], "writes": writes, "pages": results}, indent=2)
+    )
+    return 0
 
 
 if __name__ == "__main__":

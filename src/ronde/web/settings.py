@@ -250,6 +250,22 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 SESSION_COOKIE_HTTPONLY = True
+# a session is read from the database once, then from this process's memory for a
+# minute at most (``ronde.web.sessioncache``); every write goes to the database
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
+CACHES = {
+    # template fragments and other per-process caches (keys carry the game's version)
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "ronde-default",
+    },
+    "sessions": {
+        "BACKEND": "ronde.web.sessioncache.ShortLocMemCache",
+        "LOCATION": "ronde-sessions",
+        "OPTIONS": {"MAX_ENTRIES": 5000, "MAX_AGE": 60},
+    },
+}
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 

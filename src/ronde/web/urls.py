@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
@@ -58,3 +60,7 @@ urlpatterns = [
     path("mj/<slug:slug>/a-poster/", views_forum.to_post, name="gm_to_post"),
     path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]
+
+if os.environ.get("RONDE_BENCH_VIEWS") == "1":
+    # the web benchmark's baseline (benchmarks/bench_web.py): never set in production
+    urlpatterns.append(path("banc/constante/", views_public.bench_constant, name="bench_constant"))

@@ -65,11 +65,20 @@ def player_page(
     def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        game = get_object_or_404(Game, slug=slug)
-        member = membership(request, game)
-        if member is None or not game.started:
+        # the game and the membership in one query (the game row is read once per page)
+        member = (
+            Membership.objects.filter(
+                game__slug=slug, user_id=request.user.pk, revoked_at__isnull=True
+            )
+            .select_related("game")
+            # what the game's page shows comes from the engine: not the set-up's lists
+            .defer("game__options", "game__roster", "game__cast", "game__ronde")
+            .order_by("-created_at")
+            .first()
+        )
+        if member is None or not member.game.started:
             raise Http404(_("Vous ne jouez pas dans cette partie."))
-        return view(request, game, member, *args, **kwargs)
+        return view(request, member.game, member, *args, **kwargs)
 
     update_wrapper(wrapper, view)
     return wrapper

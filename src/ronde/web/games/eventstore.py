@@ -212,15 +212,17 @@ def _catch_up(game: Game, h: Held) -> bool:
     return True
 
 
-def load(game: Game) -> EngineGame:
+def load(game: Game, *, fresh: bool = False) -> EngineGame:
     """This thread's replayed game at the stored version.
 
+    ``fresh``: ``game`` was just read from the database by this request (not re-read).
     The engine game belongs to the calling thread until its request finishes: read
     it, never keep it; only this service advances it.
     """
-    game.refresh_from_db(
-        fields=["version", "generation", "last_seq", "started_at", "clock", "clock_at"]
-    )
+    if not fresh:
+        game.refresh_from_db(
+            fields=["version", "generation", "last_seq", "started_at", "clock", "clock_at"]
+        )
     if not game.started:
         raise ValueError("la partie n'a pas commencé")
     h = _checkout(game.pk)

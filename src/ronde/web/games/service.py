@@ -129,9 +129,12 @@ def next_timer(eng: EngineGame) -> datetime | None:
     return nxt[0] if nxt else None
 
 
-def current(game: Game, user: User | None = None) -> EngineGame:
-    """The game now: timers due by the game's now are applied (and stored) first."""
-    eng = load(game)
+def current(game: Game, user: User | None = None, *, fresh: bool = False) -> EngineGame:
+    """The game now: timers due by the game's now are applied (and stored) first.
+
+    ``fresh``: ``game`` was just read from the database by this request (saves a query).
+    """
+    eng = load(game, fresh=fresh)
     due = next_timer(eng)
     if due is not None and due <= _timer_limit(game, eng):
         tick(game, user)

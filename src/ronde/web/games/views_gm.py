@@ -24,7 +24,7 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, labels, nights, readers, service, vocabulary
+from . import accounts, labels, nights, readers, service, viewcache, vocabulary
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
@@ -150,7 +150,10 @@ def _trial_rows(v: View) -> list[dict[str, Any]]:
 
 def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict[str, Any]:
     eng = service.current(game, request.user)
-    v = view(eng.state, "game_master")
+    # the game masters' view, built once per version (the game was just brought up to date)
+    v = viewcache.cached(
+        game, "game_master", ("gm-view",), lambda e: view(e.state, "game_master"), request.user
+    )
     game.refresh_from_db(fields=["last_seq", "version", "generation"])
     due = service.next_timer(eng)
     pending = (

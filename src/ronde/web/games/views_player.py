@@ -12,26 +12,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
-from ronde.engine.clock import parse_time
+from ronde.engine.clock import day_of, parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.items import BOX_POINTS
 from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, view
 
-from . import labels, service, vocabulary
+from . import labels, service, viewcache, vocabulary
 from .access import player_page
-from .models import Game, GameMaster, Membership, Request
+from .models import Game, Membership, Request
 from .vocabulary import Spec
+
+if TYPE_CHECKING:  # a type only: the web holds the engine's game through its service
+    from ronde.engine.game import Game as EngineGame
 
 #: two looks at the page closer than this are one visit ("new" stays new meanwhile)
 VISIT_GAP = timedelta(minutes=20)
@@ -48,7 +52,10 @@ class Seen:
 
 
 def _player_view(request: HttpRequest, game: Game, member: Membership) -> Seen:
-    eng = service.current(game, request.user)
+    return _seen(service.current(game, request.user), member)
+
+
+def _seen(eng: EngineGame, member: Membership) -> Seen:
     g = eng.state
     seat = g.seat_of(member.pseudo)
     if seat is None:
@@ -179,8 +186,8 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     items his own character's rules accept.
     """
     v, today = seen.v, seen.today
-    active = game.memberships.filter(revoked_at__isnull=True).values_list("pseudo", flat=True)
-    pseudos = sorted(set(active) - {v["viewer"]}, key=str.casefold)
+    g = seen.g
+    pseudos = sorted({p.pseudo for p in g.players.values()} - {v["viewer"]}, key=str.casefold)
     open_trials = [
         (t["number"], _("n°%(n)s — %(who)s") % {"n": t["number"], "who": ", ".join(t["accused"])})
         for t in v["trials"]
@@ -199,7 +206,7 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
         )
         for t in today["complain_in"]
     ]
-    gms = list(GameMaster.objects.filter(game=game).values_list("name", flat=True))
+    gms = list(g.game_masters)  # the engine refuses any other name
     targets = [(c, labels.character(c)) for c in v["targets"]]
     out = []
     for s in available_specs(seen, chorus=chorus):
@@ -289,9 +296,14 @@ def _visit(member: Membership) -> datetime | None:
     return member.visit_before
 
 
-def _messages(game: Game, v: View, since: datetime | None) -> dict[str, list[View]]:
-    """The viewer's messages, newest first: new ones (since ``since``), private, public."""
-    out: dict[str, list[View]] = {"new": [], "private": [], "public": []}
+def _messages(
+    game: Game, v: View, since: datetime | None, today: int, asked: str = ""
+) -> dict[str, Any]:
+    """The viewer's messages, newest first: new ones (since ``since``, at most 30), and
+    the private ones and public announcements of one day (``asked``: ``"3"`` for J3;
+    by default today, or the last day with a message), with the days that have some."""
+    new: list[View] = []
+    by_day: dict[int, dict[str, list[View]]] = {}
     for m in reversed(v["messages"]):
         row = dict(m)
         try:
@@ -299,12 +311,34 @@ def _messages(game: Game, v: View, since: datetime | None) -> dict[str, list[Vie
         except (RuleViolation, ValueError):
             at = None
         row["new"] = since is None or (at is not None and at >= since.replace(second=0))
-        if row["new"] and len(out["new"]) < 30:
-            out["new"].append(row)
-        out["public" if m["public"] else "private"].append(row)
+        if row["new"] and len(new) < 30:
+            new.append(row)
+        day = max(day_of(game.start, at), 0) if at is not None else 0
+        lists = by_day.setdefault(day, {"private": [], "public": []})
+        lists["public" if m["public"] else "private"].append(row)
     # what was said to him first, then the public announcements (each newest first)
-    out["new"].sort(key=lambda m: bool(m["public"]))
-    return out
+    new.sort(key=lambda m: bool(m["public"]))
+    days = sorted(set(by_day) | {max(today, 0)})
+    day = int(asked) if asked.isdigit() and int(asked) in days else max(today, 0)
+    if day not in by_day and not asked and by_day:
+        day = max(by_day)  # nothing yet today: the last day that said something
+    shown = by_day.get(day, {"private": [], "public": []})
+    return {
+        "new": new,
+        "private": shown["private"],
+        "public": shown["public"],
+        "day": day,
+        "days": [
+            {
+                "day": d,
+                "private": len(by_day.get(d, {}).get("private", [])),
+                "public": len(by_day.get(d, {}).get("public", [])),
+            }
+            for d in days
+        ],
+        "n_private": sum(len(x["private"]) for x in by_day.values()),
+        "n_public": sum(len(x["public"]) for x in by_day.values()),
+    }
 
 
 def _request_rows(requests: Any) -> list[dict[str, Any]]:
@@ -334,34 +368,71 @@ def _split_trials(v: View) -> tuple[list[View], list[View]]:
     )
 
 
-@player_page
-def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
-    """Today first (constraint, quota, rights, trials to join, news), then the rest."""
-    seen = _player_view(request, game, member)
+def _player_body(
+    game: Game, member: Membership, eng: EngineGame, since: datetime | None, asked: str
+) -> dict[str, Any]:
+    """What the player page shows of the engine, rendered (cached per version)."""
+    seen = _seen(eng, member)
     v = seen.v
-    since = _visit(member)
     forms = power_forms(game, seen, chorus=False)
     open_trials, ended_trials = _split_trials(v)
+    ctx = {
+        "game": game,
+        "v": v,
+        "today": seen.today,
+        "was": labels.character(v["me"]["was"]) if v["me"].get("was") else "",
+        "private": v["me"].get("private_fr", []),
+        "private_today": _about_today(v["me"].get("private_fr", []), seen.today["day"]),
+        "powers": forms,
+        "power_names": [(p["spec"].name, p["spec"].label) for p in forms],
+        "chorus_actions": [labels.chorus_action(a) for a in seen.today["chorus_actions"]],
+        "msgs": _messages(game, v, since, seen.today["day"], asked),
+        "asked": bool(asked),
+        "since": since,
+        "open_trials": open_trials,
+        "ended_trials": ended_trials,
+        # the same cards for most players: rendered once per content
+        "open_cards": viewcache.rendered("games/_trial_cards.html", {"trials": open_trials}),
+        "ended_cards": viewcache.rendered("games/_trial_cards.html", {"trials": ended_trials}),
+    }
+    # the body depends on nothing but this: rendered again only when it changes
+    shown = (game.slug, game.start, v, seen.today, forms, since, asked)
+    return viewcache.once(
+        ("player-body", shown),
+        lambda: {
+            "viewer": v["viewer"],
+            "chorus": "chorus" in v,
+            "top": render_to_string("games/_player_top.html", ctx),
+            "points": render_to_string("games/_player_points.html", ctx),
+        },
+    )
+
+
+@player_page
+def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
+    """Today first (constraint, quota, rights, trials to join, news), then the rest.
+
+    Everything the engine tells is built once per version of the game, viewer, last
+    visit and day of messages shown (:mod:`.viewcache`); the requests are read each time.
+    """
+    since = _visit(member)
+    asked = request.GET.get("jour", "")
+    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+    body = viewcache.cached(
+        game,
+        member.pseudo,
+        ("player", since, asked),
+        lambda eng: _player_body(game, member, eng, since, asked),
+        request.user,
+    )
     return render(
         request,
         "games/player.html",
         {
             "game": game,
             "member": member,
-            "v": v,
-            "today": seen.today,
-            "was": labels.character(v["me"]["was"]) if v["me"].get("was") else "",
-            "private": v["me"].get("private_fr", []),
-            "private_today": _about_today(v["me"].get("private_fr", []), seen.today["day"]),
-            "powers": forms,
-            "power_names": [(p["spec"].name, p["spec"].label) for p in forms],
-            "chorus_actions": [labels.chorus_action(a) for a in seen.today["chorus_actions"]],
-            "msgs": _messages(game, v, since),
-            "since": since,
-            "open_trials": open_trials,
-            "ended_trials": ended_trials,
+            "body": body,
             "requests": _request_rows(member.requests.all()[:50]),
-            "now": service.game_now(game),
         },
     )
 

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from . import service
+from ronde.engine.views import view
+
+from . import viewcache
 from .models import Game, GameMaster, Membership
 
 
 def health(request: HttpRequest) -> HttpResponse:
     """A bare view (no database): for monitoring, and the benchmark's baseline."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def bench_constant(request: HttpRequest) -> HttpResponse:
+    """A constant page behind the login (the web benchmark's baseline: the same session,
+    user and middleware as a player's page). Routed only when ``RONDE_BENCH_VIEWS=1``."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -43,7 +54,12 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
     game = get_object_or_404(Game, slug=slug)
     if not game.started:
         raise Http404(_("Cette partie n'a pas commencé."))
-    v = service.view_for(game, "public", request.user)
+    # the public view, built once per version of the game
+    v = viewcache.cached(
+        game, "public", ("public",), lambda e: view(e.state, "public"), request.user
+    )
+    open_trials = [t for t in v["trials"][::-1] if t["status"] == "open"]
+    ended_trials = [t for t in v["trials"][::-1] if t["status"] != "open"]
     days: dict[str, list[dict[str, str]]] = {}
     for a in v["announcements"]:
         days.setdefault(a["time"].split(" ")[0], []).append(a)
@@ -60,7 +76,9 @@ def public_board(request: HttpRequest, slug: str) -> HttpResponse:
             ).exists(),
             "is_gm": request.user.is_authenticated
             and GameMaster.objects.filter(game=game, user_id=request.user.pk).exists(),
-            "open_trials": [t for t in v["trials"][::-1] if t["status"] == "open"],
-            "ended_trials": [t for t in v["trials"][::-1] if t["status"] != "open"],
+            "open_trials": open_trials,
+            "ended_trials": ended_trials,
+            "open_cards": viewcache.rendered("games/_trial_cards.html", {"trials": open_trials}),
+            "ended_cards": viewcache.rendered("games/_trial_cards.html", {"trials": ended_trials}),
         },
     )

@@ -1,0 +1,120 @@
+"""The player page built once per version: few queries, never another viewer's page,
+messages by day. (Correctness guards only: no timing is asserted.)"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ronde.web.games import service, viewcache
+
+from .conftest import World, gm_client
+
+#: what differs between two answers of the same page: per-response tokens
+_TOKENS = re.compile(
+    r'name="(?:form_token|csrfmiddlewaretoken)" value="[^"]*"|"X-CSRFToken": "[^"]*"'
+)
+
+
+def _page(client: Client, url: str) -> str:
+    r = client.get(url)
+    assert r.status_code == 200
+    return _TOKENS.sub("TOKEN", r.content.decode())
+
+
+def _player(world: World, pseudo: str) -> Client:
+    c = Client()
+    c.force_login(world.users[pseudo])
+    return c
+
+
+def test_player_page_in_at_most_four_queries(world: World, clock: Any) -> None:
+    url = reverse("player", args=[world.game.slug])
+    ana = _player(world, "Ida")  # an Extra: told the theme of the day
+    clock("J2 10:00")
+    with CaptureQueriesContext(connection) as first:  # first visit: the visit is recorded
+        assert ana.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as again:  # a reload, from the cache
+        assert ana.get(url).status_code == 200
+    gm_client(Client(), world).post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "lune"}
+    )
+    with CaptureQueriesContext(connection) as after:  # the game changed: built again
+        page = ana.get(url).content.decode()
+    assert "lune" in html.unescape(page)
+    for ctx in (first, again, after):
+        sqls = [q["sql"] for q in ctx.captured_queries]
+        assert len(sqls) <= 4, sqls
+        assert not any("django_session" in q for q in sqls), sqls  # sessions from memory
+    assert len(again.captured_queries) <= 3
+
+
+def test_cached_pages_are_each_viewers_own(world: World, clock: Any) -> None:
+    """Players reading the same version one after the other get each his own page,
+    identical to one built without the cache."""
+    url = reverse("player", args=[world.game.slug])
+    clock("J2 10:00")
+    gm_client(Client(), world).post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "lune"}
+    )
+    clients = {p: _player(world, p) for p in ("Ana", "Bob", "Ida", "Jo")}
+    for c in clients.values():
+        c.get(url)  # the first visit is recorded: later ones are reloads
+    cached = {}
+    for _round in range(2):
+        for pseudo, c in clients.items():
+            cached[pseudo] = _page(c, url)
+    for pseudo, c in clients.items():
+        viewcache.clear()
+        service.clear_cache()
+        built = _page(c, url)
+        assert built == cached[pseudo]
+        assert f"<h1>{pseudo} " in built
+        others = [p for p in clients if p != pseudo]
+        assert not any(f"<h1>{o} " in built for o in others)
+    assert len({cached[p] for p in clients}) == len(clients)
+
+
+def test_a_write_is_seen_at_once(world: World, clock: Any) -> None:
+    url = reverse("player", args=[world.game.slug])
+    bob = _player(world, "Jo")
+    clock("J2 10:00")
+    before = html.unescape(bob.get(url).content.decode())
+    assert "soleil" not in before
+    gm_client(Client(), world).post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "soleil"}
+    )
+    assert "soleil" in html.unescape(bob.get(url).content.decode())
+
+
+def test_messages_are_shown_day_by_day_today_first(world: World, clock: Any) -> None:
+    url = reverse("player", args=[world.game.slug])
+    gm = gm_client(Client(), world)
+    clock("J1 10:00")
+    gm.post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "1", "theme": "lune"}
+    )
+    clock("J2 10:00")
+    gm.post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "soleil"}
+    )
+    ida = _player(world, "Ida")  # an Extra: told the theme of the day
+    page = html.unescape(ida.get(url).content.decode())
+    private = page[page.index('id="messages-prives"') :]
+    private = private[: private.index("</details>")]
+    assert "<h3>J2</h3>" in private
+    assert "soleil" in private and "lune" not in private
+    assert 'href="?jour=1#messages-prives"' in private
+    page = html.unescape(ida.get(url, {"jour": "1"}).content.decode())
+    private = page[page.index('id="messages-prives"') :]
+    private = private[: private.index("</details>")]
+    assert "<h3>J1</h3>" in private
+    assert "lune" in private and "soleil" not in private
+    # a day that is not a number is today's page
+    assert ida.get(url, {"jour": "x' or 1"}).status_code == 200
