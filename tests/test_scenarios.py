@@ -18,10 +18,7 @@ FILES = collect([EXAMPLES, OURS])
 
 #: Scenarios that need character rules still to be built, by file name, with the issue.
 #: They run as strict xfails, so they turn into failures the day they pass.
-PENDING: dict[str, str] = {
-    "final-reveal.yaml": "A72: end_game announces the Ronde but does not make every player's "
-    "Character public (engine/admin.py end_game, views.public_identities)",
-}
+PENDING: dict[str, str] = {}
 
 
 def _param(path: Path) -> object:

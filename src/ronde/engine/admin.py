@@ -195,8 +195,14 @@ def end_game(ctx: Context, cmd: Command, actor: str) -> None:
     settle_end(ctx)
     ctx.emit(GameEnded(at=ctx.now, by=cmd.by))
     ronde = ", ".join(french_name(c) for c in g.ronde)
+    # A72: the Ronde and every Character (the masked ones' too) are published
+    cast = {p.pseudo: p.character or g.revealed.get(s, "") for s, p in g.players.items()}
+    who = " ; ".join(f"{name} : {french_name(c)}" for name, c in cast.items() if c)
     ctx.announce(
-        "final_reveal", f"Fin de la partie. La Ronde était : {ronde}.", ronde=list(g.ronde)
+        "final_reveal",
+        f"Fin de la partie. La Ronde était : {ronde}. Les Personnages : {who}.",
+        ronde=list(g.ronde),
+        characters=cast,
     )
 
 

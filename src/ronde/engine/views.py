@@ -55,6 +55,10 @@ def public_identities(g: GameState) -> dict[str, str]:
     for seat, character in g.flags.get("public_identities", {}).items():
         if g.players[seat].masked and g.players[seat].character == character:
             out[seat] = character
+    if g.game_ended:  # A72: at the end the game masters publish every Character
+        for seat, p in g.players.items():
+            if p.masked and p.character is not None:
+                out.setdefault(seat, p.character)
     return out
 
 
