@@ -519,3 +519,30 @@ def test_today_shows_the_constraint_verdict_once_recorded(
     )
     assert r.status_code in (200, 302)
     assert "Verdict des MJ : respectée." in today()
+
+
+def test_a_player_cannot_flood_the_game_masters_with_requests(
+    client: Client, db: Any, clock: Any
+) -> None:
+    """An oversized value is refused; the same request twice waits once; at most
+    ``MAX_PENDING`` requests wait at once (the game masters' dashboard stays readable)."""
+    from ronde.web.games.views_player import MAX_PENDING
+
+    from .conftest import make_world
+
+    service.clear_cache()
+    cast = {"Ana": "alice", "Bob": "woody", "Cid": "pierrot", "Dan": "halus", "Eve": "extra"}
+    world = make_world(cast=cast, ronde=["alice", "woody", "pierrot", "halus"], slug="flot")
+    clock("J2 10:00")
+    client.force_login(world.users["Ana"])
+    url = reverse("player_request", args=["flot", "guess_ronde"])
+    client.post(url, {"order": "halus\n" * 5000})
+    assert not Request.objects.filter(action="guess_ronde").exists()  # too many entries
+    client.post(url, {"order": "woody, pierrot, halus"})
+    client.post(url, {"order": "woody, pierrot, halus"})
+    assert Request.objects.filter(action="guess_ronde").count() == 1  # the same, once
+    trial_url = reverse("player_request", args=["flot", "open_trial"])
+    for k in range(MAX_PENDING + 3):
+        client.post(trial_url, {"against": "Bob", "as": "woody", "arguments": f"essai {k}"})
+    pending = Request.objects.filter(membership__pseudo="Ana", status=Request.PENDING)
+    assert pending.count() == MAX_PENDING

@@ -535,3 +535,20 @@ def test_accepting_a_request_and_striking_record_once(world: World, clock: Any) 
     assert first.status_code == again.status_code == 302
     assert again["Location"] == first["Location"]
     assert Strike.objects.filter(game=world.game).count() == 1
+
+
+@pytest.mark.django_db
+def test_an_account_name_that_logs_in_like_another_is_refused(world: World) -> None:
+    """« Jöueur » would share « joueur »'s logins (case and accents aside): refused."""
+    existing = next(iter(world.users.values())).get_username()
+    seat = accounts.add_player(world.game, "Nouveau")
+    inv = seat.invitations.get()
+    alike = existing.upper()[0] + "\u0308" + existing[1:]  # an accent on its first letter
+    r = Client().post(
+        reverse("invitation", args=[inv.token]),
+        {"username": alike, "password1": "un-long-secret-42", "password2": "un-long-secret-42"},
+    )
+    assert r.status_code == 200 and "se confond avec ce nom" in html.unescape(r.content.decode())
+    seat.refresh_from_db()
+    assert seat.user is None
+    assert accounts.propose_username(existing.upper()) != existing.upper()

@@ -54,11 +54,21 @@ def fold_username(name: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def look_alike(name: str) -> str | None:
+    """An existing user name that logs in like ``name`` (case, accents and invisible
+    characters aside), or ``None``: two such accounts could not be told apart."""
+    key = fold_username(name)
+    for other in User.objects.values_list("username", flat=True):
+        if fold_username(other) == key:
+            return str(other)
+    return None
+
+
 def propose_username(pseudo: str) -> str:
     """A free user name for a pseudo (``Ana``, else ``Ana2``, ``Ana3`` ...)."""
     base = username_for(pseudo)[:140]
     name, n = base, 1
-    while User.objects.filter(username__iexact=name).exists():
+    while look_alike(name) is not None:
         n += 1
         name = f"{base}{n}"
     return name

@@ -69,6 +69,16 @@ class AccountForm(UserCreationForm):  # type: ignore[type-arg]
         self.fields["password2"].label = _("Le même, encore une fois")
         self.fields["password2"].help_text = ""
 
+    def clean_username(self) -> str:
+        name = str(super().clean_username())
+        other = accounts.look_alike(name)
+        if other is not None:
+            raise forms.ValidationError(
+                _("Le compte « %(other)s » existe déjà et se confond avec ce nom.")
+                % {"other": other}
+            )
+        return name
+
 
 def _refused(
     request: HttpRequest, inv: Invitation | None, refusal: accounts.InvitationRefused

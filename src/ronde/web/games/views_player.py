@@ -37,6 +37,9 @@ from .vocabulary import Spec
 if TYPE_CHECKING:  # a type only: the web holds the engine's game through its service
     from ronde.engine.game import Game as EngineGame
 
+#: requests a player may have waiting for the game masters at once
+MAX_PENDING = 12
+
 #: two looks at the page closer than this are one visit ("new" stays new meanwhile)
 VISIT_GAP = timedelta(minutes=20)
 
@@ -499,6 +502,17 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     for arg in spec.args:  # a ruling of the game masters is never the player's to give
         if arg.ruling:
             args.pop(arg.name, None)
+    pending = Request.objects.filter(membership=member, status=Request.PENDING)
+    if any(r.action == action and r.args == args for r in pending):
+        messages.error(request, _("Cette demande attend déjà la réponse des MJ."))
+        return redirect(back, slug=game.slug)
+    if len(pending) >= MAX_PENDING:
+        messages.error(
+            request,
+            _("Vous avez déjà %(n)s demandes en attente : attendez la réponse des MJ.")
+            % {"n": len(pending)},
+        )
+        return redirect(back, slug=game.slug)
     Request.objects.create(
         game=game, membership=member, action=action, args=args, created_at=service.game_now(game)
     )

@@ -356,14 +356,24 @@ def _split(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+#: the longest text a form field may hold (a trial's arguments, a sentence, a reason)
+MAX_TEXT = 4000
+#: the most entries a list field may hold (the whole cast is 22 Characters, 32 players)
+MAX_ENTRIES = 40
+
+
 def parse_value(arg: Arg, data: Mapping[str, Any]) -> tuple[bool, Any]:
     """Read ``arg`` from form ``data``: (present, value).
 
     Raises:
-        RuleViolation: ``invalid_argument`` for a malformed or missing value.
+        RuleViolation: ``invalid_argument`` for a malformed, missing or oversized value.
     """
     raw = data.get(arg.name)
     text = str(raw).strip() if raw is not None else ""
+    if len(text) > MAX_TEXT:
+        raise _invalid(arg, f"texte trop long ({len(text)} caractères, {MAX_TEXT} au plus).")
+    if arg.kind in ("ints", "characters", "items") and len(_split(text)) > MAX_ENTRIES:
+        raise _invalid(arg, f"trop d'éléments ({MAX_ENTRIES} au plus).")
     if arg.kind == "bool":
         return True, text.casefold() in {"on", "true", "1", "yes", "oui"}
     if arg.kind == "accused":
