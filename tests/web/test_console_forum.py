@@ -390,3 +390,14 @@ def test_a_game_masters_template_runs_in_a_sandbox(client: Any, world: World, cl
     html = res.content.decode()
     assert "SecurityError" in html  # refused: the engine's text is used instead
     assert "subprocess" not in html and "Popen" not in html
+
+
+def test_the_templates_page_names_each_template_in_french(client: Any, world: World) -> None:
+    import html
+    import re
+
+    gm_client(client, world)
+    page = client.get(url(world, "modeles")).content.decode()
+    visible = html.unescape(re.sub(r"<[^>]+>", " ", page))  # file names stay in links, never in the text
+    assert "Verdict d'un Procès" in visible and "Ouverture d'un Procès" in visible
+    assert ".txt" not in visible

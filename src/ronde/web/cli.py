@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from ronde.engine.names import french_name
+
 DEMO_GM_PASSWORD = "demo-mj-ronde"
 DEMO_PLAYER_PASSWORD = "demo-joueur-ronde"
 
@@ -135,7 +137,7 @@ def _demo(host: str, port: int) -> None:
     typer.echo(f"Partie de démonstration au J{v['day']} : {base}/partie/demo/")
     typer.echo(f"  MJ      : Mj / {DEMO_GM_PASSWORD}  ->  {base}/mj/demo/")
     for p in shown:
-        state = "démasqué, chœur" if not p["masked"] else p["character"]
+        state = "démasqué, chœur" if not p["masked"] else french_name(p["character"])
         typer.echo(
             f"  Joueur  : {usernames.get(p['pseudo'], p['pseudo'])} / {DEMO_PLAYER_PASSWORD}"
             f"  ({state})  ->  {base}/partie/demo/moi/"

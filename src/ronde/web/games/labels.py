@@ -375,3 +375,33 @@ def humanize_all(text: str) -> str:
 
 #: argument names that are English words, named in engine texts ("post avec defends")
 _ARG_WORDS = re.compile(r"(?<![\w«-])(defends|against|arguments|anonymous)(?![\w-])")
+
+
+#: the forum templates (``ronde/forum/templates/<name>``) by what they write
+TEMPLATE_NAMES = {
+    "_default.txt": gettext_lazy("Tout autre message (texte du moteur)"),
+    "asleep.txt": gettext_lazy("Joueur endormi"),
+    "day_summary.txt": gettext_lazy("Résumé du jour"),
+    "diva_public.txt": gettext_lazy("Message public de la Diva"),
+    "final_reveal.txt": gettext_lazy("Fin de la partie"),
+    "forbidden_items.txt": gettext_lazy("Objets interdits"),
+    "pianist_fallen.txt": gettext_lazy("Chute du Pianiste"),
+    "reminder_j13.txt": gettext_lazy("Rappel du J13 13:13"),
+    "role_reveal.txt": gettext_lazy("Rôle révélé (MP du J1)"),
+    "target_added.txt": gettext_lazy("Nouvelle cible (MP)"),
+    "theme.txt": gettext_lazy("Thème du jour"),
+    "transfigured.txt": gettext_lazy("Transfiguration en Figurant"),
+    "trial_ended.txt": gettext_lazy("Verdict d'un Procès"),
+    "trial_opened.txt": gettext_lazy("Ouverture d'un Procès"),
+    "unmasking.txt": gettext_lazy("Démasquage"),
+    "verdict_ignored.txt": gettext_lazy("Verdict sans effet"),
+}
+
+
+def template_name(name: object) -> str:
+    """A forum template's French name (« Verdict d'un Procès »), never its file name."""
+    key = str(name)
+    found = TEMPLATE_NAMES.get(key)
+    if found is not None:
+        return str(found)
+    return _("Modèle « %(n)s »") % {"n": key.removesuffix(".txt").replace("_", " ")}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
@@ -344,10 +344,11 @@ def _messages(
     }
 
 
-def _request_rows(requests: Any) -> list[dict[str, Any]]:
+def _request_rows(requests: Any, start: date) -> list[dict[str, Any]]:
     return [
         {
             "req": r,
+            "time": vocabulary.game_time_label(start, r.created_at),
             "sentence": labels.request_sentence(r.action, r.args),
             "status": labels.request_status(r.status),
             "message": labels.humanize_all(r.message) if r.message else "",
@@ -435,7 +436,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "game": game,
             "member": member,
             "body": body,
-            "requests": _request_rows(member.requests.all()[:50]),
+            "requests": _request_rows(member.requests.all()[:50], game.start),
         },
     )
 
@@ -463,7 +464,9 @@ def chorus(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "available": [labels.chorus_action(a) for a in c["available"]],
             "votes": votes,
             "powers": power_forms(game, seen, chorus=True),
-            "requests": _request_rows(member.requests.filter(action="chorus_vote")[:20]),
+            "requests": _request_rows(
+                member.requests.filter(action="chorus_vote")[:20], game.start
+            ),
         },
     )
 

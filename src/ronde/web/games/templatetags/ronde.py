@@ -135,3 +135,11 @@ CSRF_SLOT = "__RONDE_CSRF_SLOT__"
 def csrf_slot() -> SafeString:
     """A CSRF hidden input that may sit in a cached fragment (filled in per response)."""
     return mark_safe(f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT}">')
+
+
+@register.filter
+def template_name(name: object) -> str:
+    """A forum template's French name (never its file name)."""
+    from ..labels import template_name as french  # labels imports the vocabulary: lazily
+
+    return french(name)
