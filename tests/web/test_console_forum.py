@@ -398,6 +398,7 @@ def test_the_templates_page_names_each_template_in_french(client: Any, world: Wo
 
     gm_client(client, world)
     page = client.get(url(world, "modeles")).content.decode()
-    visible = html.unescape(re.sub(r"<[^>]+>", " ", page))  # file names stay in links, never in the text
+    # file names stay in links, never in the text
+    visible = html.unescape(re.sub(r"<[^>]+>", " ", page))
     assert "Verdict d'un Procès" in visible and "Ouverture d'un Procès" in visible
     assert ".txt" not in visible
