@@ -197,35 +197,29 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         todo.sort(key=lambda r: (r.at, 0 if r.action == "open_trial" else 1))
     confirm_n = fc._int(request.POST.get("confirm_step"))
     recorded = 0
+
+    def record(rec: _Rec, confirm: str | None) -> service.Outcome:
+        return service.record(
+            game,
+            request.user,
+            rec.action,
+            rec.by,
+            rec.args,
+            at=rec.at,
+            note=rec.note,
+            request=rec.request,
+            confirm=confirm,
+        )
+
     for rec in todo:
         s = rec.step or fc.Step(n=-1, action=rec.action, by=rec.by, at="")
+        confirmed = request.POST.get("confirm")
         try:
-            out = service.record(
-                game,
-                request.user,
-                rec.action,
-                rec.by,
-                rec.args,
-                at=rec.at,
-                note=rec.note,
-                request=rec.request,
-                confirm=str(request.POST.get("confirm"))
-                if confirm_n == s.n and s.n >= 0 and request.POST.get("confirm")
-                else None,
-            )
+            out = record(rec, str(confirmed) if confirmed and confirm_n == s.n >= 0 else None)
             if shift and out.preview is not None and not out.ok and rec.action == "open_trial":
                 # the renumbering the game master confirmed: later trials take the next
                 # numbers (their events are the ones the preview lists)
-                out = service.record(
-                    game,
-                    request.user,
-                    rec.action,
-                    rec.by,
-                    rec.args,
-                    at=rec.at,
-                    note=rec.note,
-                    confirm=out.token,
-                )
+                out = record(rec, out.token)
         except service.Conflict:
             messages.warning(request, service.Conflict.message)
             break
