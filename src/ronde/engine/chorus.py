@@ -22,7 +22,7 @@ from .commands import Command
 from .context import Context
 from .errors import RuleViolation
 from .events import ChorusDecided, ChorusVoted, InvestigationMade, SecretaryAppointed
-from .names import resolve_character
+from .names import CHORUS_ACTIONS_FR, resolve_character
 from .ronde import slot_live
 from .state import CHORUS, GameState
 from .trials import player_seat, running
@@ -81,16 +81,6 @@ def _actions(g: GameState) -> dict[str, tuple[Validator, Executor]]:
     return g.memoized("chorus_actions", lambda: chorus_actions(every_character(g)))
 
 
-#: the chorus actions' French names, for messages (the same as the web's labels)
-CHORUS_LABELS = {
-    "investigate": "Enquêter",
-    "put_to_sleep": "Endormir",
-    "spread_secret": "Répandre un secret",
-    "prompt": "Souffler (bougie)",
-    "cut_thread": "Couper un fil",
-}
-
-
 def available(g: GameState) -> set[str]:
     """The chorus actions available now (R8.6): investigate, plus those unlocked."""
     unlocked: set[str] = set(g.flags.get("chorus_actions", set()))
@@ -119,7 +109,7 @@ def chorus_vote(ctx: Context, cmd: Command, actor: str) -> None:
     if action not in actions:
         raise RuleViolation("invalid_argument", f"Action du chœur inconnue : « {action} ».")
     if action not in available(g):
-        label = CHORUS_LABELS.get(action, "inconnue")
+        label = CHORUS_ACTIONS_FR.get(action, "inconnue")
         raise RuleViolation(
             "not_allowed", f"L'action du chœur « {label} » n'est pas (encore) disponible."
         )

@@ -153,6 +153,15 @@ def nearest(text: str, candidates: list[str]) -> str | None:
 
 
 #: the causes of an unmasking, in French (R8.1): the announcements and every page
+#: the chorus actions' French names (R8.6): the engine's messages and the web's forms
+CHORUS_ACTIONS_FR = {
+    "investigate": "Enquêter",
+    "put_to_sleep": "Endormir",
+    "spread_secret": "Répandre un secret",
+    "prompt": "Souffler (bougie)",
+    "cut_thread": "Couper un fil",
+}
+
 CAUSES_FR = {
     "trial": "Procès juste",
     "constraint": "contrainte non respectée",

@@ -27,9 +27,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ronde.catalog import default_catalog
-from ronde.engine.clock import PARIS, day_of, day_start, parse_time
+from ronde.engine.clock import LAST_DAY, PARIS, day_of, day_start, format_time, parse_time
 from ronde.engine.errors import RuleViolation
-from ronde.engine.names import CAST_TABLE, french_name, resolve_character
+from ronde.engine.names import CAST_TABLE, CHORUS_ACTIONS_FR, french_name, resolve_character
 
 Label = str | Promise
 
@@ -71,13 +71,8 @@ PLAYER = Arg("player", "player", _("Joueur"))
 TRIAL = Arg("trial", "trial", _("Procès"))
 ANONYMOUS = Arg("anonymous", "bool", _("Anonyme (par MP aux MJ)"), required=False)
 
-CHORUS_ACTIONS: tuple[tuple[str, Label], ...] = (
-    ("investigate", _("Enquêter")),
-    ("put_to_sleep", _("Endormir")),
-    ("spread_secret", _("Répandre un secret")),
-    ("prompt", _("Souffler (bougie)")),
-    ("cut_thread", _("Couper un fil")),
-)
+#: the chorus actions and their French names (one table: ``names.CHORUS_ACTIONS_FR``)
+CHORUS_ACTIONS: tuple[tuple[str, Label], ...] = tuple(CHORUS_ACTIONS_FR.items())
 ORDER_KINDS: tuple[tuple[str, Label], ...] = (
     ("complain", _("porter plainte")),
     ("go_to", _("aller à une case")),
@@ -820,12 +815,11 @@ def action_form(
 
 
 def game_time_label(start: date, t: datetime) -> str:
-    """``J5 14:04`` for an instant of the game (its date otherwise)."""
-    n = day_of(start, t)
-    local = t.astimezone(PARIS)
-    if 1 <= n <= 14:
-        return f"J{n} {local:%H:%M}"
-    return f"{local:%d/%m/%Y %H:%M}"
+    """``J5 14:04`` for an instant of the game (the engine's :func:`format_time`), its
+    date otherwise (never an ISO timestamp on a page)."""
+    if 1 <= day_of(start, t) <= LAST_DAY + 1:
+        return format_time(start, t)
+    return f"{t.astimezone(PARIS):%d/%m/%Y %H:%M}"
 
 
 # -- several complaints of one trial at once ------------------------------------------------
