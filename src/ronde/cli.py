@@ -189,13 +189,14 @@ def new(
     open_store()
     # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import transfer
+    from .web.games.models import Game as StoredGame
 
     invitations: dict[str, str] = {}
     try:
         transfer.create(slug, game, name=name or slug, clock=clock, invitations=invitations)
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    kind = "horloge manuelle" if clock == "manual" else "horloge réelle"
+    kind = str(dict(StoredGame.CLOCKS)[clock])
     console.print(
         f"Partie créée : {slug} — {len(players)} joueurs, "
         f"Ronde de {len(game.state.ronde)} cases, "

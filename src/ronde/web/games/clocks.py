@@ -69,10 +69,8 @@ def game_now(game: Game) -> datetime:
 
 
 def describe(game: Game) -> str:
-    """Which kind of clock, in French (shown in the console)."""
-    if is_manual(game):
-        return "horloge manuelle"
-    return "horloge réelle"
+    """Which kind of clock, in French (shown in the console): ``Game.CLOCKS``'s label."""
+    return str(dict(Game.CLOCKS)[Game.MANUAL if is_manual(game) else Game.WALL])
 
 
 def bounds(eng: EngineGame) -> tuple[datetime, datetime]:

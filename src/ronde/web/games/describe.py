@@ -4,10 +4,7 @@ characters and anonymous authors)."""
 
 from __future__ import annotations
 
-from datetime import date
-
 from ronde.engine import events as ev
-from ronde.engine.clock import format_time
 from ronde.engine.names import CAUSES_FR, french_name
 
 from . import labels
@@ -117,9 +114,3 @@ def describe(e: ev.Event, start: object = None) -> str:
         case ev.CharacterFact():
             return f"{french_name(e.character)} ({e.player}) : {labels.fact_kind(e.kind)}."
     return "Événement du moteur."
-
-
-def when(e: ev.Event, start: object) -> str:
-    """``J3 10:00`` for the event's instant."""
-    assert isinstance(start, date)
-    return format_time(start, e.at)

@@ -32,7 +32,7 @@ from ronde.forum.render import (
     message_key,
     render,
 )
-from ronde.forum.thread import Diagnostic, Post, fold_pseudo, read_thread
+from ronde.forum.thread import Diagnostic, Post, fold_pseudo
 
 from . import service
 from .models import Action, ForumTemplate, Game, Posting
@@ -459,12 +459,6 @@ def participation_rows(
             }
         )
     return rows
-
-
-def page_number(text: str) -> int | None:
-    """The page a saved page is (its pager), for ordering uploads."""
-    t = read_thread(text)
-    return t.pages[0] if t.pages else None
 
 
 # -- À poster --------------------------------------------------------------------------------

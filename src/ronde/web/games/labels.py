@@ -40,16 +40,6 @@ REQUEST_STATUS = {
     "withdrawn": gettext_lazy("retirée"),
 }
 
-#: a Little Mermaid's order, as the engine records its fate
-ORDER_STATUS = {
-    "pending": gettext_lazy("en attente"),
-    "obeyed": gettext_lazy("obéi"),
-    "met": gettext_lazy("obéi"),
-    "failed": gettext_lazy("désobéi"),
-    "missing": gettext_lazy("non exécuté"),
-    "void": gettext_lazy("sans objet"),
-}
-
 CHORUS_ACTIONS: dict[str, Any] = dict(vocabulary.CHORUS_ACTIONS)
 ORDER_KINDS: dict[str, Any] = dict(vocabulary.ORDER_KINDS)
 
@@ -71,7 +61,7 @@ def action_label(name: object) -> str:
     spec = vocabulary.BY_NAME.get(str(name))
     if spec is not None:
         return str(spec.label)
-    return str(ENGINE_ACTIONS.get(str(name), _("action inconnue")))
+    return _("action inconnue")
 
 
 def character(cid: object) -> str:
@@ -270,8 +260,6 @@ def humanize(text: str) -> str:
                 return f"« {table[key]} »"
         if key in vocabulary.BY_NAME:
             return f"« {vocabulary.BY_NAME[key].label} »"
-        if key in ENGINE_ACTIONS:
-            return f"« {ENGINE_ACTIONS[key]} »"
         if key in BY_ID:
             return f"« {BY_ID[key].fr} »"
         if key.startswith("item_"):
@@ -282,14 +270,6 @@ def humanize(text: str) -> str:
 
     return _QUOTED.sub(one, text)
 
-
-#: game masters' actions of the characters' modules that the vocabulary has no form for
-ENGINE_ACTIONS = {
-    "send_excerpt": gettext_lazy("Envoyer ses extraits de MP (Alice)"),
-    "set_guignol_constraint": gettext_lazy("Donner sa contrainte secrète (Guignol)"),
-    "record_order": gettext_lazy("Juger un ordre (Petite Sirène)"),
-    "shift_destiny": gettext_lazy("Décaler la destinée (Destinée)"),
-}
 
 #: what a character's own fact records (the game masters' timeline)
 FACT_KINDS = {
@@ -353,8 +333,6 @@ def humanize_all(text: str) -> str:
 
     def one(m: re.Match[str]) -> str:
         key = m.group(1)
-        if key in ENGINE_ACTIONS:
-            return f"« {ENGINE_ACTIONS[key]} »"
         if key in vocabulary.BY_NAME:
             return f"« {vocabulary.BY_NAME[key].label} »"
         if key in CHORUS_ACTIONS:

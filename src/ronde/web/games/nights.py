@@ -16,7 +16,7 @@ from ronde.engine import events as ev
 from ronde.engine.clock import LAST_DAY, day_start, format_time
 from ronde.engine.names import french_name
 
-from . import service
+from . import labels, service
 from .describe import describe
 
 if TYPE_CHECKING:  # (the type only: the web reaches the engine's game through the service)
@@ -33,13 +33,6 @@ class Line:
     text: str
 
 
-_STATUS = {
-    "just": "juste",
-    "unjust": "injuste",
-    "lapsed": "caduc (moins de 4 plaintes valides en 24 h)",
-    "cancelled": "annulé",
-    "void": "sans objet",
-}
 _QUIET = (ev.DayClosed, ev.CutoffPassed, ev.CharacterFact)
 
 
@@ -49,7 +42,7 @@ def _line(start: date, e: ev.Event) -> Line | None:
         case ev.PlayerUnmasked():
             return Line(when, "unmasked", describe(e))
         case ev.TrialEnded():
-            status = _STATUS.get(e.status, e.status)
+            status = labels.trial_status(e.status)
             return Line(when, "trial", f"Procès n°{e.trial} : {status}.")
         case ev.MessageSent():
             if e.kind == "role_reveal":

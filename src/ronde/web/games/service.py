@@ -80,9 +80,6 @@ __all__ = [
     "view_for",
 ]
 
-# kept for the callers that stored rows themselves (demo, import)
-_json = event_json
-_json_args = args_json
 game_now = clocks.game_now
 
 

@@ -127,25 +127,10 @@ def once(content: Any, build: Callable[[], T]) -> T:
 
 
 def rendered(template: str, content: dict[str, Any]) -> SafeString:
-    """``render_to_string(template, content)``, rendered once per content and language.
-
-    The key is the content itself (as JSON), so two viewers share a fragment only when
-    they would be shown exactly the same thing (e.g. the cards of the trials ended,
-    the same for most players); the template must depend on nothing else."""
-    key = (
-        template,
-        translation.get_language(),
-        orjson.dumps(content, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str),
+    """``render_to_string(template, content)``, rendered once per content and language
+    (:func:`once`): two viewers share a fragment only when they would be shown exactly
+    the same thing (e.g. the cards of the trials ended, the same for most players); the
+    template must depend on nothing else."""
+    return once(
+        {"template": template, "content": content}, lambda: render_to_string(template, content)
     )
-    with _lock:
-        found = _fragments.get(key)
-        if found is not None:
-            _fragments.move_to_end(key)
-            hit: SafeString = found
-            return hit
-    out = render_to_string(template, content)
-    with _lock:
-        _fragments[key] = out
-        while len(_fragments) > MAX_ENTRIES:
-            _fragments.popitem(last=False)
-    return out

@@ -528,11 +528,6 @@ def _after_write(
         messages.info(request, _("Annonce : %(text)s") % {"text": text})
 
 
-def _action_label(name: str) -> str:
-    spec = vocabulary.BY_NAME.get(name)
-    return str(spec.label) if spec else name
-
-
 def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
     def rows(events: list[EngineEvent]) -> list[dict[str, str]]:
         return [{"time": format_time(game.start, e.at), "text": describe(e)} for e in events]
@@ -543,7 +538,7 @@ def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
         "refused": [
             {
                 "action": a,
-                "label": _action_label(a.action),
+                "label": labels.action_label(a.action),
                 "message": msg,
                 "args": vocabulary.describe_args(a.args, a.action),
             }

@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 
 from ronde.engine.clock import PARIS
 
-from .. import service, vocabulary
+from .. import labels, service, vocabulary
 
 register = template.Library()
 
@@ -45,6 +45,5 @@ def game_now(game: Any) -> SafeString:
 
 @register.filter
 def action_label(name: str) -> str:
-    """The French label of a vocabulary action (its name if unknown)."""
-    spec = vocabulary.BY_NAME.get(str(name))
-    return str(spec.label) if spec else str(name)
+    """The French label of a vocabulary action (never its id)."""
+    return labels.action_label(name)
