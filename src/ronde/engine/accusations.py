@@ -191,18 +191,10 @@ def complain(ctx: Context, cmd: Command, actor: str) -> None:
     if actor in t.accused and g.opt("A13") == "forbidden":
         raise RuleViolation("not_allowed", "L'accusé ne porte pas plainte contre lui-même (A13).")
     if not forced:
-        if t.concluded:
-            # a late complaint (R4.8, A16): judged as if the trial's own verdict had
-            # not yet unmasked its accused
-            with revived(g, (t.supposed,)):
-                targets = legal_targets(g, p, anonymous=anonymous)
-        else:
-            targets = legal_targets(g, p, anonymous=anonymous)
-        if t.supposed not in targets:
-            raise RuleViolation(
-                "not_your_target",
-                f"{french_name(t.supposed)} n'est pas un Personnage que {p.pseudo} peut accuser.",
-            )
+        # a late complaint (R4.8, A16) is judged as if the trial's own verdict had not yet
+        # unmasked its accused
+        with revived(g, (t.supposed,) if t.concluded else ()):
+            _check_target(g, p, t.supposed, anonymous=anonymous)
         character_of(g, p).check_complaint(g, p, t, anonymous=anonymous)
     right = anonymous_right(g, p, opening=False) if anonymous else ""
     if right is None:

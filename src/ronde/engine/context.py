@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 from .events import Event, MessageSent, PointsAwarded
@@ -30,6 +31,18 @@ class Context:
         #: the trial whose verdict's consequences are being recorded: their messages
         #: wait for its announcement (``data["held"]``, A77)
         self.held: int | None = None
+
+    @contextmanager
+    def holding(self, trial: int | None) -> Iterator[None]:
+        """Within the block, the messages sent wait for ``trial``'s announcement (A77),
+        unless an outer block already holds them (``None``: nothing new to hold)."""
+        held = self.held
+        if trial is not None and held is None:
+            self.held = trial
+        try:
+            yield
+        finally:
+            self.held = held
 
     def emit(self, event: Event) -> None:
         self._emit(event)

@@ -186,13 +186,9 @@ def end_trial(
             concluded=concluded,
         )
     )
-    held = ctx.held
-    if concluded and held is None:  # its messages wait for the announcement (A77)
-        ctx.held = t.number
-    try:
+    # a concluded trial's messages wait for its announcement (A77)
+    with ctx.holding(t.number if concluded else None):
         _apply_end(ctx, t, status, bool(truth), concluded=concluded)
-    finally:
-        ctx.held = held
 
 
 def _apply_end(ctx: Context, t: Trial, status: str, truth: bool, *, concluded: bool) -> None:

@@ -426,11 +426,6 @@ def work(g: GameState) -> list[Todo]:
     return out
 
 
-def todo(g: GameState) -> list[str]:
-    """What the game masters must rule on or send today (French)."""
-    return [x.text for x in work(g)]
-
-
 def work_view(g: GameState, items: list[Todo]) -> list[View]:
     """The to-do items as the game masters' view shows them (pseudos, game times)."""
     return [

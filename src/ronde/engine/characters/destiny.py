@@ -346,13 +346,8 @@ class Destiny(Character):
             # the chorus learned it from a verdict not yet announced: the news waits (A77)
             source = str(known.get("from"))
             pending = awaiting_verdict(g, source) if source in hidden_unmaskings(g) else None
-            held = ctx.held
-            if pending is not None and held is None:
-                ctx.held = pending.number
-            try:
+            with ctx.holding(pending.number if pending is not None else None):
                 self._tell_schedule(ctx, [seat])
-            finally:
-                ctx.held = held
 
     def chorus_actions(self) -> Mapping[str, tuple[ChorusValidator, ChorusExecutor]]:
         return {"cut_thread": (self._thread_args, self._cut_thread)}

@@ -37,7 +37,7 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact, IdentityLearned
 from ..names import french_name, resolve_character
-from ..ronde import slot_live
+from ..ronde import slot_live, unrestricted_targets
 from ..sentences import name, number, rows
 from ..state import GameState, Player
 from ..trials import player_seat, running
@@ -112,8 +112,7 @@ class Woody(ListedJokers):
         if not target.masked:
             raise RuleViolation("not_allowed", f"{target.pseudo} est déjà démasqué.")
         # A75 ``any_unmasked``: an unmasked Character may be named, and the answer is no
-        anyone = g.opt("A75") == "any_unmasked" and character in g.ronde
-        if character != "extra" and not slot_live(g, character) and not anyone:
+        if character != "extra" and character not in unrestricted_targets(g):
             raise RuleViolation(
                 "not_your_target", f"{french_name(character)} n'est pas un Personnage masqué."
             )
