@@ -56,10 +56,6 @@ RULE_ACTIONS: dict[str, set[str]] = {
     "A72": {"end_game"},
 }
 
-#: House rules implemented on another branch (engine10: A75, A77): the lead empties this
-#: list when that branch is merged, and their scenarios must then exist.
-ELSEWHERE: set[str] = set()
-
 #: House rules whose non-default value no scenario can tell apart, with the reason and the
 #: test that checks the difference instead. Keep it short.
 NOT_BY_SCENARIO: dict[str, str] = {
@@ -101,7 +97,7 @@ def test_every_house_rule_has_a_scenario_whose_outcome_depends_on_it() -> None:
     ids = house_rule_ids() | set(HOUSE_RULES)
     assert len(ids) >= 50
     missing = {}
-    for rid in sorted(ids - ELSEWHERE - set(NOT_BY_SCENARIO), key=lambda r: int(r[1:])):
+    for rid in sorted(ids - set(NOT_BY_SCENARIO), key=lambda r: int(r[1:])):
         default = HOUSE_RULES[rid][0]
         setting = [
             s
@@ -123,8 +119,3 @@ def test_the_exception_lists_stay_exact() -> None:
         setting = [s for s in loaded if rid in s.options and str(s.options[rid]) != default]
         differs = [s for s in setting if rid in s.rules and not run(_with_default(s, rid)).passed]
         assert not differs, f"{rid} has a scenario now: remove it from NOT_BY_SCENARIO"
-    for rid in ELSEWHERE & set(HOUSE_RULES):  # merged: its scenarios came with it
-        default = HOUSE_RULES[rid][0]
-        setting = [s for s in loaded if str(s.options.get(rid, default)) != default]
-        differs = [s for s in setting if rid in s.rules and not run(_with_default(s, rid)).passed]
-        assert not differs, f"{rid} is implemented here now: remove it from ELSEWHERE"
