@@ -3,15 +3,23 @@ name rules (Élodie and Elodie are two players), and the fixture pages."""
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import django
 import pytest
 
 from ronde.catalog import default_catalog
 from ronde.engine.game import Game
 from ronde.engine.views import view
+
+# the forum's --apply records through the store: Django once for every forum test module
+# (run alone too), with the settings the web tests use
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
+os.environ.setdefault("RONDE_CONN_MAX_AGE", "0")
+django.setup()
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 START = date(2025, 11, 3)  # J5 is 7 nov. 2025, the day of the fixture threads

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-import django
 from typer.testing import CliRunner
 
 from ronde import store
@@ -14,9 +12,6 @@ from ronde.cli import app
 from ronde.engine.views import view
 
 from .conftest import FIXTURES, new_game
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ronde.web.settings")
-django.setup()
 
 runner = CliRunner()
 
