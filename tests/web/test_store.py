@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 from ronde.engine.clock import at_clock, parse_time
 from ronde.web.games import clocks, demo, service
 from ronde.web.games.eventstore import canonical
-from ronde.web.games.models import Action, Event, GameMaster
+from ronde.web.games.models import Action, Event
+from tests.web.burst import assert_one_verdict, complain_at_once, game_with_a_trial
 
 START = date(2026, 12, 1)
 
@@ -95,25 +96,7 @@ def test_fifty_complaints_while_the_clock_runs_are_never_corrections(
 ) -> None:
     """ "Now" is read once the game is locked: with a clock that moves at every read,
     a complaint recorded at now never lands before the last event."""
-    service.clear_cache()
-    played = demo.play_until(parse_time("J2 09:30", START), start=START, seed=5, players=28)
-    clock("J2 09:30")
-    game = demo.store(played, slug="horloge", name="Horloge", gm_password="mj-secret-1")
-    gm_view = service.view_for(game, "game_master")
-    masked = [p for p in gm_view["players"] if p["masked"]]
-    counts: dict[str, int] = {}
-    for p in masked:
-        for c in p["targets"]:
-            counts[c] = counts.get(c, 0) + 1
-    supposed = max((c for c in counts if c not in ("decorators", "extra")), key=counts.__getitem__)
-    accusers = [p["pseudo"] for p in masked if supposed in p["targets"]]
-    accused = next(p["pseudo"] for p in masked if p["pseudo"] not in accusers)
-    clock("J2 10:00")
-    out = service.record(
-        game, None, "open_trial", accusers[0], {"against": accused, "as": supposed}
-    )
-    assert out.ok, out.message
-    trial = max(t["number"] for t in service.view_for(game, "game_master")["trials"])
+    game, trial, everyone = game_with_a_trial(clock, "horloge")
     generation = game.generation
 
     ticks = [parse_time("J2 10:30", START)]
@@ -125,49 +108,16 @@ def test_fifty_complaints_while_the_clock_runs_are_never_corrections(
             return ticks[0].astimezone(clocks.PARIS)
 
     monkeypatch.setattr(clocks, "now", running)
-    gms = list(GameMaster.objects.filter(game=game).select_related("user"))
-    everyone = [p["pseudo"] for p in gm_view["players"]]
-    n = 50
-    clients = []
-    for i in range(n):
-        c = Client()
-        c.force_login(gms[i % len(gms)].user)
-        clients.append(c)
-    url = reverse("gm_action", args=[game.slug, "complain"])
-    barrier = threading.Barrier(n)
-    statuses = [0] * n
-    errors: list[BaseException] = []
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait(timeout=30)
-            # the forum time is required: every complaint at the same minute, none before
-            # the last recorded event, so none is an insertion in the past
-            data = {"by": everyone[i % len(everyone)], "trial": str(trial), "at": "J2 10:30"}
-            r = clients[i].post(url, data)
-            statuses[i] = r.status_code
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(timeout=180)
-    close_old_connections()
-    assert not errors, errors
+    # the forum time is required: every complaint at the same minute, none before the
+    # last recorded event, so none is an insertion in the past
+    statuses = complain_at_once(
+        game,
+        50,
+        lambda i: {"by": everyone[i % len(everyone)], "trial": str(trial), "at": "J2 10:30"},
+    )
     assert set(statuses) <= {302, 400}, statuses  # 200 would be a correction page
-    game.refresh_from_db()
+    assert_one_verdict(game, trial)
     assert game.generation == generation  # nothing was rebuilt
-    rows = list(Event.objects.filter(game=game).order_by("seq"))
-    assert [e.seq for e in rows] == list(range(1, len(rows) + 1))
-    ended = [e for e in rows if e.type == "trial_ended" and e.data["trial"] == trial]
-    assert len(ended) == 1, ended
-    filed = [e for e in rows if e.type == "complaint_filed" and e.data["trial"] == trial]
-    assert len({e.data["author"] for e in filed}) == len(filed)
-    assert Action.objects.filter(game=game, action="complain").count() == len(filed)
 
 
 RONDE = ["alice", "woody", "pierrot", "halus", "little_mermaid", "polichinelle", "guignol"]
