@@ -9,13 +9,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from .engine.game import MAX_PLAYERS as MAX_PLAYERS_A76
 from .engine.game import too_many_players
-from .engine.names import CAST_TABLE, RONDE_IDS
-
-FULL_CAST_SIZE = sum(c.players for c in CAST_TABLE)
-#: A76: 28 + k players (k <= 4) seat k more Extras
-MAX_PLAYERS = MAX_PLAYERS_A76
+from .engine.names import EXTRAS, FULL_CAST, MAX_PLAYERS, RONDE_IDS
 
 
 def draw(
@@ -37,13 +32,13 @@ def draw(
         raise ValueError(too_many_players(n))
     if n < 3:
         raise ValueError("Il faut au moins 3 joueurs.")
-    if n >= FULL_CAST_SIZE:
+    if n >= FULL_CAST:
         chars = list(RONDE_IDS)
-        seats: list[str] = ["extra"] * (6 + n - FULL_CAST_SIZE)
+        seats: list[str] = ["extra"] * (EXTRAS + n - FULL_CAST)
         for c in chars:
             seats.extend([c] * (2 if c == "decorators" else 1))
     else:
-        n_extras = min(6, max(1, n // 4))
+        n_extras = min(EXTRAS, max(1, n // 4))
         seats = ["extra"] * n_extras
         pool = list(RONDE_IDS)
         r.shuffle(pool)

@@ -23,7 +23,16 @@ from .errors import RuleViolation
 from .events import CutoffPassed, DayClosed, Event, GameCreated
 from .evolve import evolve, new_state
 from .items import ItemCatalog
-from .names import RONDE_IDS, fold_name, french_name, nearest, resolve_character
+from .names import (
+    EXTRAS,
+    FULL_CAST,
+    MAX_PLAYERS,
+    RONDE_IDS,
+    fold_name,
+    french_name,
+    nearest,
+    resolve_character,
+)
 from .options import validate_options
 from .registry import REGISTRY
 from .state import GameState
@@ -124,12 +133,6 @@ def _power(owner: Character, name: str) -> Handler:
 
 #: names Ronde uses itself (the chorus as an author, the views' viewers)
 RESERVED_NAMES = frozenset({"chorus", "choeur", "public", "game_master", "engine"})
-
-
-#: A76: 28 players fill the cast of R1.6; 29 to 32 seat 1 to 4 more Extras
-FULL_CAST = 28
-MAX_PLAYERS = 32
-EXTRAS = 6
 
 
 def too_many_players(n: int) -> str:

@@ -53,6 +53,11 @@ CAST_TABLE: Final[tuple[CharacterName, ...]] = (
 
 BY_ID: Final[dict[str, CharacterName]] = {c.id: c for c in CAST_TABLE}
 RONDE_IDS: Final[tuple[str, ...]] = tuple(c.id for c in CAST_TABLE if c.in_ronde)
+#: the seats of R1.6's full cast (28), the Extras among them (6); A76: 29 to 32 players
+#: seat 1 to 4 more Extras
+FULL_CAST: Final[int] = sum(c.players for c in CAST_TABLE)
+EXTRAS: Final[int] = BY_ID["extra"].players
+MAX_PLAYERS: Final[int] = FULL_CAST + 4
 
 # Extra spellings people use (articles are stripped before lookup).
 _ALIASES: Final[dict[str, str]] = {
