@@ -9,7 +9,7 @@ commands are imperative (see :mod:`ronde.engine.commands`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, cast, get_origin
 
@@ -488,21 +488,40 @@ def _line_decoders() -> dict[str, msgspec.json.Decoder[Any]]:
 _LINE_DECODERS = _line_decoders()
 _LINE_ERRORS = (msgspec.DecodeError, ValueError, TypeError)
 _TYPE_KEY = ',"type":"'
+#: what may follow ``"v":N`` on a line: keys sorted after ``"v"`` with a number
+#: (``ChorusDecided``'s ``votes``), then the end of the line
+_AFTER_V = re.compile(r'(?P<type>\w+)","v":(?P<v>\d+)(?P<rest>(?:,"\w+":-?\d+)*\})')
+
+
+def _decode_tail(head: str, tail: str) -> Event | None:
+    """:func:`decode_line` when keys with a number follow ``"v"``."""
+    found = _AFTER_V.fullmatch(tail)
+    if found is None:
+        return None
+    decoder = _LINE_DECODERS.get(f'{found["type"]}","v":{found["v"]}}}')
+    if decoder is None:
+        return None
+    try:
+        event: Event = decoder.decode(head + found["rest"])
+    except _LINE_ERRORS:
+        return None
+    return event
 
 
 def decode_line(line: str) -> Event | None:
     """The event of one JSON Lines line as Ronde writes it (keys sorted: ``"type"``
-    and ``"v"`` last, at the current version), parsed, checked and built in one pass of
-    msgspec's decoder for its type, or ``None`` for any other line (an older version,
-    a field of an unexpected type, an unknown or missing field, invalid JSON ...):
-    then read it with :func:`from_json`, which upcasts it or says what is wrong.
+    and ``"v"`` last but for keys with a number after ``"v"``, at the current version),
+    parsed, checked and built in one pass of msgspec's decoder for its type, or
+    ``None`` for any other line (an older version, a field of an unexpected type, an
+    unknown or missing field, invalid JSON ...): then read it with :func:`from_json`,
+    which upcasts it or says what is wrong.
 
-    (Outside a string, ``,"type":"`` can only start a key, and a line ending in
-    ``"v":1}`` right after it ends with its own ``"type"`` and ``"v"``.)"""
+    (Outside a string, ``,"type":"`` can only start a key; on a line that ends right
+    after ``"type":"posted","v":1``, both are its own keys.)"""
     head, _sep, tail = line.rpartition(_TYPE_KEY)
     decoder = _LINE_DECODERS.get(tail)
     if decoder is None:
-        return None
+        return _decode_tail(head, tail) if head else None
     try:
         event: Event = decoder.decode(head + "}")
     except _LINE_ERRORS:
@@ -510,19 +529,27 @@ def decode_line(line: str) -> Event | None:
     return event
 
 
-def decode_lines(lines: Iterable[str]) -> list[Event | None]:
-    """:func:`decode_line` of each line, in one loop (a whole log's)."""
+def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
+    """:func:`decode_line` of each line, in one loop (a whole log's), and the indexes
+    of the lines it leaves to :func:`from_json` (``None`` in the list)."""
     decoders = _LINE_DECODERS
     out: list[Event | None] = []
+    missed: list[int] = []
     append = out.append
     for line in lines:
         head, _sep, tail = line.rpartition(_TYPE_KEY)
         decoder = decoders.get(tail)
-        if decoder is None:
-            append(None)
-            continue
-        try:
-            append(decoder.decode(head + "}"))
-        except _LINE_ERRORS:
-            append(None)
-    return out
+        if decoder is not None:
+            try:
+                append(decoder.decode(head + "}"))
+                continue
+            except _LINE_ERRORS:
+                pass
+        elif head:
+            event = _decode_tail(head, tail)
+            if event is not None:
+                append(event)
+                continue
+        missed.append(len(out))
+        append(None)
+    return out, missed
