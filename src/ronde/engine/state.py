@@ -222,10 +222,10 @@ class GameState:
         memo = self.memo_cache
         window = memo.get("day_window")  # (the last day found: most instants fall in it)
         if window is not None:
-            start, end, n = window[1]
+            found: tuple[datetime, datetime, int] = window[1]
             try:
-                if start <= when < end:
-                    return cast(int, n)
+                if found[0] <= when < found[1]:
+                    return found[2]
             except TypeError:  # a naive datetime
                 pass
         hit = memo.get("days")
