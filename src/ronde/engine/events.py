@@ -481,7 +481,7 @@ def _line_decoders() -> dict[str, msgspec.json.Decoder[Any]]:
     """The end of a line as :func:`to_json` and sorted keys write it, past its last
     ``,"type":"``: ``posted","v":1}`` -> the decoder of its type (at that version) for
     the text before it. ``"type"`` and ``"v"`` are the last keys but for
-    ``ChorusDecided``'s ``votes`` (read by :func:`from_json`)."""
+    ``ChorusDecided``'s ``votes`` (see :func:`_decode_tail`)."""
     return {f'{cls.TYPE}","v":{cls.VERSION}}}': msgspec.json.Decoder(cls) for cls in CORE_EVENTS}
 
 
