@@ -5,8 +5,9 @@ Each measure is printed with a baseline measured in the same run and their ratio
 (the README's engine table is this output):
 
 - replay from JSON Lines text of a full game (13 days, 28 players, ~3,000 events:
-  the bots also post in the trials' topics), against ``orjson.loads`` plus one
-  dict update per line;
+  the bots also post in the trials' topics) by the store's
+  :func:`ronde.store.replay_text` (every line decoded into its event, the state
+  rebuilt), against ``orjson.loads`` plus one dict update per line;
 - replay of the same game from its events in memory, against one dict update per
   event;
 - one simulated 13-day 28-player game, against replaying that game's own log;
@@ -35,10 +36,9 @@ from pathlib import Path
 import orjson
 
 from ronde.catalog import default_catalog
-from ronde.engine.events import from_json
 from ronde.engine.game import Game
 from ronde.sim import play
-from ronde.store import dumps
+from ronde.store import dumps, replay_text
 
 #: the bots' chance to post in each open trial at each time of day: ~3,000 events
 POSTS = 0.65
@@ -155,11 +155,12 @@ def store_figures() -> list[Row]:
 def engine_figures() -> list[Row]:
     catalog = default_catalog()
     full = play(28, random.Random(2026), posts=POSTS).game.log
-    lines = dumps(full).splitlines()
+    text = dumps(full)
+    lines = text.splitlines()
     n = len(full)
 
-    def from_text() -> None:
-        Game.replay([from_json(orjson.loads(line)) for line in lines], catalog)
+    def from_text() -> None:  # what the store does with a log's text
+        replay_text(text, catalog)
 
     def parse_only() -> None:  # the baseline: parse each line, one dict update
         state: dict[str, object] = {}
@@ -192,7 +193,7 @@ def engine_figures() -> list[Row]:
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
-    game = Game.replay([from_json(orjson.loads(line)) for line in lines], catalog)
+    game = replay_text(text, catalog)
     after = tracemalloc.take_snapshot()
     tracemalloc.stop()
     held = sum(s.size_diff for s in after.compare_to(before, "filename"))

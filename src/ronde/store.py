@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import cast
 
 import orjson
 
@@ -21,12 +22,17 @@ from .engine.events import (
     GameCreated,
     MessageSent,
     TrialOpened,
+    decode_lines,
     from_json,
     to_json,
 )
 from .engine.evolve import evolve
 from .engine.game import Game, validate_setup
+from .engine.items import ItemCatalog
 from .engine.state import CHORUS, GameState
+
+#: the "file" a log's text is named by when it comes from no file
+_TEXT = Path("<texte>")
 
 
 class LogError(Exception):
@@ -44,17 +50,48 @@ def read_events(path: Path) -> list[Event]:
     Raises:
         LogError: missing file, invalid JSON, unknown or malformed event.
     """
-    return [e for _line, e in _read(path)]
+    return parse_log(_text(path), path)[1]
 
 
-def _read(path: Path) -> list[tuple[int, Event]]:
+def replay_text(text: str, catalog: ItemCatalog | None = None) -> Game:
+    """The game a JSON Lines log rebuilds (:func:`parse_log`, then
+    :meth:`Game.replay <ronde.engine.game.Game.replay>`): a whole log read at once.
+
+    Raises:
+        LogError: as :func:`parse_log`.
+        ValueError: the log does not start with ``game_created``.
+    """
+    return Game.replay(parse_log(text)[1], catalog or default_catalog())
+
+
+def _text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(path, None, f"fichier illisible : {exc}") from None
-    events: list[tuple[int, Event]] = []
+
+
+def parse_log(text: str, path: Path = _TEXT) -> tuple[list[int], list[Event]]:
+    """The events of a JSON Lines log (or of an export of the store) and their line
+    numbers. The lines as Ronde writes them are read in one pass of msgspec's decoder
+    each (:func:`~ronde.engine.events.decode_lines`); any other line is parsed and
+    checked by :func:`~ronde.engine.events.from_json`, which upcasts it or says what is
+    wrong.
+
+    Raises:
+        LogError: invalid JSON, unknown or malformed event, no event (named by
+            ``path`` and the line).
+    """
+    lines = text.split("\n")  # (not splitlines: a text may hold U+2028, NEL ...)
+    if not lines[-1]:
+        lines.pop()  # the end of the last line
+    decoded, missed = decode_lines(lines)
+    if decoded and not missed:  # every line as Ronde writes it
+        return list(range(1, len(lines) + 1)), cast(list[Event], decoded)
     exported = False
-    for n, line in enumerate(text.splitlines(), 1):
+    read: set[int] = set()  # the lines read here, not by decode_lines
+    for i in missed:
+        n, line = i + 1, lines[i]
         if not line.strip():
             continue
         try:
@@ -73,12 +110,16 @@ def _read(path: Path) -> list[tuple[int, Event]]:
             if not isinstance(data, dict):
                 raise LogError(path, n, "« event » doit être un objet")
         try:
-            events.append((n, from_json(data)))
+            decoded[i] = from_json(data)
         except EventFormatError as exc:
             raise LogError(path, n, str(exc)) from None
+        read.add(i)
+    keep = range(len(lines)) if not exported else sorted(read)  # (an export's own lines)
+    numbers = [i + 1 for i in keep if decoded[i] is not None]
+    events = [e for i in keep if (e := decoded[i]) is not None]
     if not events:
         raise LogError(path, None, "journal vide")
-    return events
+    return numbers, events
 
 
 _SEAT_FIELDS = ("player", "opener", "author", "other")
@@ -117,8 +158,8 @@ def load_game(path: Path) -> Game:
         LogError: as :func:`read_events`, or an event that does not fit the game
             so far (a hand-edited log), named by its line.
     """
-    events = _read(path)
-    first_line, first = events[0]
+    numbers, events = parse_log(_text(path), path)
+    first_line, first = numbers[0], events[0]
     if not isinstance(first, GameCreated):
         raise LogError(path, first_line, "un journal de partie commence par game_created")
     try:
@@ -127,7 +168,7 @@ def load_game(path: Path) -> Game:
     except Exception as exc:  # a hand-edited first line
         message = exc.message if isinstance(exc, RuleViolation) else repr(exc)
         raise LogError(path, first_line, f"partie illisible : {message}") from None
-    for n, e in events[1:]:
+    for n, e in zip(numbers[1:], events[1:], strict=True):
         try:
             check_references(game.state, e)
             evolve(game.state, e)

@@ -8,17 +8,25 @@ commands are imperative (see :mod:`ronde.engine.commands`).
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, cast, get_origin
+
+import msgspec
 
 JSON = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="type",
+    tag=lambda name: re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower(),
+):
     """Base of every event: ``at`` is a timezone-aware instant (Europe/Paris)."""
 
     TYPE: ClassVar[str] = ""
@@ -26,8 +34,7 @@ class Event:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameCreated(Event):
+class GameCreated(Event, frozen=True, kw_only=True):
     """A new game: roster, the drawn (or given) cast and Ronde, options, seed (R1.7, R2.3)."""
 
     TYPE: ClassVar[str] = "game_created"
@@ -38,11 +45,10 @@ class GameCreated(Event):
     game_masters: tuple[str, ...]
     options: dict[str, str]
     seed: int
-    deco_overrides: dict[str, int] = field(default_factory=dict)
+    deco_overrides: dict[str, int] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrialOpened(Event):
+class TrialOpened(Event, frozen=True, kw_only=True):
     """A trial opened (R4.2–R4.4); ``opener`` is a seat or ``"chorus"`` (R8.11)."""
 
     TYPE: ClassVar[str] = "trial_opened"
@@ -57,8 +63,7 @@ class TrialOpened(Event):
     kind: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ComplaintFiled(Event):
+class ComplaintFiled(Event, frozen=True, kw_only=True):
     """A complaint recorded in a trial, valid or null (R5.1–R5.13)."""
 
     TYPE: ClassVar[str] = "complaint_filed"
@@ -73,8 +78,7 @@ class ComplaintFiled(Event):
     kind: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrialEnded(Event):
+class TrialEnded(Event, frozen=True, kw_only=True):
     """A trial's ending: ``just``/``unjust`` (quorum or shortening), ``lapsed``,
     ``cancelled`` or ``void`` (R4.9–R4.15, A12, A17)."""
 
@@ -86,8 +90,7 @@ class TrialEnded(Event):
     concluded: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrialAnnounced(Event):
+class TrialAnnounced(Event, frozen=True, kw_only=True):
     """The game masters published a concluded trial's outcome (R4.8)."""
 
     TYPE: ClassVar[str] = "trial_announced"
@@ -95,8 +98,7 @@ class TrialAnnounced(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerUnmasked(Event):
+class PlayerUnmasked(Event, frozen=True, kw_only=True):
     """A mask fell (R8.1–R8.4): ``character`` is what the player incarnated."""
 
     TYPE: ClassVar[str] = "player_unmasked"
@@ -107,8 +109,7 @@ class PlayerUnmasked(Event):
     trial: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnofficiallyUnmasked(Event):
+class UnofficiallyUnmasked(Event, frozen=True, kw_only=True):
     """An accused of an open trial failed a duty: his unmasking waits (R4.15)."""
 
     TYPE: ClassVar[str] = "unofficially_unmasked"
@@ -117,8 +118,7 @@ class UnofficiallyUnmasked(Event):
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PointsAwarded(Event):
+class PointsAwarded(Event, frozen=True, kw_only=True):
     """One line of a player's score (Section 9)."""
 
     TYPE: ClassVar[str] = "points_awarded"
@@ -129,8 +129,7 @@ class PointsAwarded(Event):
     trial: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ConstraintRecorded(Event):
+class ConstraintRecorded(Event, frozen=True, kw_only=True):
     """A game master's verdict on a player's constraint for a day (R0.2, A1, R6.21)."""
 
     TYPE: ClassVar[str] = "constraint_recorded"
@@ -141,8 +140,7 @@ class ConstraintRecorded(Event):
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ExemptionGranted(Event):
+class ExemptionGranted(Event, frozen=True, kw_only=True):
     """A negotiated real-life exemption (R3.10, R6.3)."""
 
     TYPE: ClassVar[str] = "exemption_granted"
@@ -152,8 +150,7 @@ class ExemptionGranted(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ItemsSent(Event):
+class ItemsSent(Event, frozen=True, kw_only=True):
     """Items received by a game master from a player (R6.12, R6.18, R6.19)."""
 
     TYPE: ClassVar[str] = "items_sent"
@@ -163,8 +160,7 @@ class ItemsSent(Event):
     joker: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class JokerUsed(Event):
+class JokerUsed(Event, frozen=True, kw_only=True):
     """A Joker covers ``day`` for the player's constraint (R6.9–R6.12, A24)."""
 
     TYPE: ClassVar[str] = "joker_used"
@@ -174,8 +170,7 @@ class JokerUsed(Event):
     kind: str = "constraint"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ThemeSet(Event):
+class ThemeSet(Event, frozen=True, kw_only=True):
     """The theme of the day given privately to the Extras (R7.1.3)."""
 
     TYPE: ClassVar[str] = "theme_set"
@@ -184,8 +179,7 @@ class ThemeSet(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Rehearsed(Event):
+class Rehearsed(Event, frozen=True, kw_only=True):
     """A post in the day's Rehearsals topic (R7.1.2, R9.20)."""
 
     TYPE: ClassVar[str] = "rehearsed"
@@ -193,8 +187,7 @@ class Rehearsed(Event):
     day: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Posted(Event):
+class Posted(Event, frozen=True, kw_only=True):
     """A post in a trial topic (R4.5); ``defends`` when an MJ records it as a defence."""
 
     TYPE: ClassVar[str] = "posted"
@@ -203,19 +196,17 @@ class Posted(Event):
     defends: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChorusVoted(Event):
+class ChorusVoted(Event, frozen=True, kw_only=True):
     """A chorus member's vote for the next day's action (R8.6, A63)."""
 
     TYPE: ClassVar[str] = "chorus_voted"
     player: str
     day: int
     action: str
-    args: dict[str, Any] = field(default_factory=dict)
+    args: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ChorusDecided(Event):
+class ChorusDecided(Event, frozen=True, kw_only=True):
     """The chorus's decision of ``day``, fixed at its end (R8.6, R8.17, A63)."""
 
     TYPE: ClassVar[str] = "chorus_decided"
@@ -227,8 +218,7 @@ class ChorusDecided(Event):
     tie_break: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InvestigationMade(Event):
+class InvestigationMade(Event, frozen=True, kw_only=True):
     """The chorus's denunciation carried out on ``day`` (R8.7)."""
 
     TYPE: ClassVar[str] = "investigation_made"
@@ -239,8 +229,7 @@ class InvestigationMade(Event):
     correct: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SecretaryAppointed(Event):
+class SecretaryAppointed(Event, frozen=True, kw_only=True):
     """The Secretary of the Unmasked (R8.12, R8.14)."""
 
     TYPE: ClassVar[str] = "secretary_appointed"
@@ -248,8 +237,7 @@ class SecretaryAppointed(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Transfigured(Event):
+class Transfigured(Event, frozen=True, kw_only=True):
     """An unmasked player receives a new Extra mask (R8.16, A67)."""
 
     TYPE: ClassVar[str] = "transfigured"
@@ -257,8 +245,7 @@ class Transfigured(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RondeGuessed(Event):
+class RondeGuessed(Event, frozen=True, kw_only=True):
     """A player's single guess of the whole Ronde (R10.3, A71)."""
 
     TYPE: ClassVar[str] = "ronde_guessed"
@@ -267,8 +254,7 @@ class RondeGuessed(Event):
     correct: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerReplaced(Event):
+class PlayerReplaced(Event, frozen=True, kw_only=True):
     """Another person takes over a seat: character, points and history (replace_player)."""
 
     TYPE: ClassVar[str] = "player_replaced"
@@ -278,8 +264,7 @@ class PlayerReplaced(Event):
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class IdentityLearned(Event):
+class IdentityLearned(Event, frozen=True, kw_only=True):
     """``player`` is told that ``other`` incarnates ``character`` (R1.12)."""
 
     TYPE: ClassVar[str] = "identity_learned"
@@ -289,8 +274,7 @@ class IdentityLearned(Event):
     source: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MessageSent(Event):
+class MessageSent(Event, frozen=True, kw_only=True):
     """A message from the game masters: private to ``to`` players, or public (``to`` empty).
 
     ``kind`` is a stable key (``target_added``, ``unmasking``, ``verdict`` ...) and
@@ -301,57 +285,51 @@ class MessageSent(Event):
     to: tuple[str, ...]
     kind: str
     text: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = msgspec.field(default_factory=dict)
     public: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DayClosed(Event):
+class DayClosed(Event, frozen=True, kw_only=True):
     """The end of game day ``day`` has been processed (R3.1, R6.2, R8.17)."""
 
     TYPE: ClassVar[str] = "day_closed"
     day: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CutoffPassed(Event):
+class CutoffPassed(Event, frozen=True, kw_only=True):
     """J13 13:13 has passed (R3.3, R6.5)."""
 
     TYPE: ClassVar[str] = "cutoff_passed"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayEnded(Event):
+class PlayEnded(Event, frozen=True, kw_only=True):
     """End of play (A12): no more trials, complaints or powers."""
 
     TYPE: ClassVar[str] = "play_ended"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameEnded(Event):
+class GameEnded(Event, frozen=True, kw_only=True):
     """The game masters closed the game; end-of-game points are settled (R10.2, R10.4)."""
 
     TYPE: ClassVar[str] = "game_ended"
     by: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerDied(Event):
+class PlayerDied(Event, frozen=True, kw_only=True):
     """A player's citizen died in the town (R1.11, A4)."""
 
     TYPE: ClassVar[str] = "player_died"
     player: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CharacterFact(Event):
+class CharacterFact(Event, frozen=True, kw_only=True):
     """A fact owned by one character module (its ``apply_fact`` hook applies it)."""
 
     TYPE: ClassVar[str] = "character_fact"
     character: str
     player: str
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (
@@ -388,6 +366,9 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in CORE_EVENTS}
+for _cls in CORE_EVENTS:  # the JSON tag msgspec reads is the event's TYPE
+    if _cls.__struct_config__.tag != _cls.TYPE:
+        raise TypeError(f"{_cls.__name__}: TYPE {_cls.TYPE!r} is not its tag")
 
 #: (type, version) -> function upgrading a JSON dict to the next version.
 UPCASTERS: dict[tuple[str, int], Callable[[JSON], JSON]] = {}
@@ -395,30 +376,26 @@ UPCASTERS: dict[tuple[str, int], Callable[[JSON], JSON]] = {}
 
 def _kinds(cls: type[Event]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     dates, tuples, optional_dates = set(), set(), set()
-    for f in dataclasses.fields(cls):
-        t = str(f.type)
-        if t == "datetime":
+    for f in msgspec.structs.fields(cls):
+        if f.type is datetime:
             dates.add(f.name)
-        elif t == "datetime | None":
+        elif f.type == datetime | None:
             optional_dates.add(f.name)
-        elif t.startswith("tuple"):
+        elif get_origin(f.type) is tuple:
             tuples.add(f.name)
     return frozenset(dates), frozenset(tuples), frozenset(optional_dates)
-
-
-_KINDS = {name: _kinds(cls) for name, cls in EVENT_TYPES.items()}
 
 
 def to_json(event: Event) -> JSON:
     """The JSON-ready dict of an event (datetimes as ISO 8601, tuples as lists)."""
     out: JSON = {"type": event.TYPE, "v": event.VERSION}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
+    for name in event.__struct_fields__:
+        value = getattr(event, name)
         if isinstance(value, datetime):
             value = value.isoformat()
         elif isinstance(value, tuple):
             value = list(value)
-        out[f.name] = value
+        out[name] = value
     return out
 
 
@@ -427,59 +404,44 @@ class EventFormatError(ValueError):
 
 
 def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
-    """One prebuilt decoder for ``cls`` (its current version): it reads each field by
-    name, converts datetimes and tuples, refuses a missing or unknown field, and fills
-    the event's slots directly (what the frozen ``__init__`` does, without its
-    per-field ``object.__setattr__``). The code is written once per event type, as
-    :mod:`dataclasses` writes ``__init__``."""
+    """One prebuilt decoder of a JSON dict for ``cls`` (its current version): it reads
+    each field by name, converts datetimes and tuples, refuses a missing or unknown
+    field. A dict with every field (what :func:`to_json` writes) takes one call of the
+    constructor; the code is written once per event type, as :mod:`dataclasses` writes
+    ``__init__``. (No type is checked: what :func:`decode_line` does not take, this
+    reads as it always did.)"""
     dates, tuples, optional_dates = _kinds(cls)
-    namespace: dict[str, Any] = {
-        "cls": cls,
-        "new": object.__new__,
-        "fromiso": datetime.fromisoformat,
-    }
-    lines = ["def decode(d):", "    e = new(cls)", "    n = 0"]
-    required = 0
-    for i, f in enumerate(dataclasses.fields(cls)):
-        name = f.name
-        slot = next(c.__dict__[name] for c in cls.__mro__ if name in c.__dict__)
-        namespace[f"set{i}"] = slot.__set__
+    fields = msgspec.structs.fields(cls)
+    namespace: dict[str, Any] = {"cls": cls, "fromiso": datetime.fromisoformat}
+
+    def value(name: str) -> str:
         if name in dates:
-            value = f"fromiso(d[{name!r}])"
-        elif name in optional_dates:
-            value = f"(None if d[{name!r}] is None else fromiso(d[{name!r}]))"
-        elif name in tuples:
-            value = f"tuple(d[{name!r}])"
+            return f"fromiso(d[{name!r}])"
+        if name in optional_dates:
+            return f"(None if d[{name!r}] is None else fromiso(d[{name!r}]))"
+        if name in tuples:
+            return f"tuple(d[{name!r}])"
+        return f"d[{name!r}]"
+
+    every = ", ".join(f"{f.name}={value(f.name)}" for f in fields)
+    lines = [
+        "def decode(d):",
+        "    given = len(d) - ('type' in d) - ('v' in d)",
+        f"    if given == {len(fields)}:",
+        f"        return cls({every})",
+        "    kw = {}",
+    ]
+    for f in fields:
+        if f.required:
+            lines.append(f"    kw[{f.name!r}] = {value(f.name)}")
         else:
-            value = f"d[{name!r}]"
-        if f.default is not dataclasses.MISSING:
-            namespace[f"default{i}"] = f.default
-            lines += [
-                f"    if {name!r} in d:",
-                f"        set{i}(e, {value})",
-                "        n += 1",
-                "    else:",
-                f"        set{i}(e, default{i})",
-            ]
-        elif f.default_factory is not dataclasses.MISSING:
-            namespace[f"factory{i}"] = f.default_factory
-            lines += [
-                f"    if {name!r} in d:",
-                f"        set{i}(e, {value})",
-                "        n += 1",
-                "    else:",
-                f"        set{i}(e, factory{i}())",
-            ]
-        else:
-            required += 1
-            lines.append(f"    set{i}(e, {value})")
-    names = frozenset(f.name for f in dataclasses.fields(cls))
-    namespace["names"] = names
+            lines += [f"    if {f.name!r} in d:", f"        kw[{f.name!r}] = {value(f.name)}"]
+    namespace["names"] = frozenset(f.name for f in fields)
     lines += [
-        f"    if {required} + n != len(d) - ('type' in d) - ('v' in d):",
+        "    if len(kw) != given:",
         "        extra = sorted(set(d) - names - {'type', 'v'})",
         "        raise TypeError('champ inconnu : ' + ', '.join(extra))",
-        "    return e",
+        "    return cls(**kw)",
     ]
     exec("\n".join(lines), namespace)  # the code is built above from the fields
     return cast(Callable[[Mapping[str, Any]], Event], namespace["decode"])
@@ -513,3 +475,81 @@ def from_json(data: Mapping[str, Any]) -> Event:
         return decode(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventFormatError(f"événement {etype} mal formé : {exc}") from None
+
+
+def _line_decoders() -> dict[str, msgspec.json.Decoder[Any]]:
+    """The end of a line as :func:`to_json` and sorted keys write it, past its last
+    ``,"type":"``: ``posted","v":1}`` -> the decoder of its type (at that version) for
+    the text before it. ``"type"`` and ``"v"`` are the last keys but for
+    ``ChorusDecided``'s ``votes`` (see :func:`_decode_tail`)."""
+    return {f'{cls.TYPE}","v":{cls.VERSION}}}': msgspec.json.Decoder(cls) for cls in CORE_EVENTS}
+
+
+_LINE_DECODERS = _line_decoders()
+_LINE_ERRORS = (msgspec.DecodeError, ValueError, TypeError)
+_TYPE_KEY = ',"type":"'
+#: what may follow ``"v":N`` on a line: keys sorted after ``"v"`` with a number
+#: (``ChorusDecided``'s ``votes``), then the end of the line
+_AFTER_V = re.compile(r'(?P<type>\w+)","v":(?P<v>\d+)(?P<rest>(?:,"\w+":-?\d+)*\})')
+
+
+def _decode_tail(head: str, tail: str) -> Event | None:
+    """:func:`decode_line` when keys with a number follow ``"v"``."""
+    found = _AFTER_V.fullmatch(tail)
+    if found is None:
+        return None
+    decoder = _LINE_DECODERS.get(f'{found["type"]}","v":{found["v"]}}}')
+    if decoder is None:
+        return None
+    try:
+        event: Event = decoder.decode(head + found["rest"])
+    except _LINE_ERRORS:
+        return None
+    return event
+
+
+def decode_line(line: str) -> Event | None:
+    """The event of one JSON Lines line as Ronde writes it (keys sorted: ``"type"``
+    and ``"v"`` last but for keys with a number after ``"v"``, at the current version),
+    parsed, checked and built in one pass of msgspec's decoder for its type, or
+    ``None`` for any other line (an older version, a field of an unexpected type, an
+    unknown or missing field, invalid JSON ...): then read it with :func:`from_json`,
+    which upcasts it or says what is wrong.
+
+    (Outside a string, ``,"type":"`` can only start a key; on a line that ends right
+    after ``"type":"posted","v":1``, both are its own keys.)"""
+    head, _sep, tail = line.rpartition(_TYPE_KEY)
+    decoder = _LINE_DECODERS.get(tail)
+    if decoder is None:
+        return _decode_tail(head, tail) if head else None
+    try:
+        event: Event = decoder.decode(head + "}")
+    except _LINE_ERRORS:
+        return None
+    return event
+
+
+def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
+    """:func:`decode_line` of each line, in one loop (a whole log's), and the indexes
+    of the lines it leaves to :func:`from_json` (``None`` in the list)."""
+    decoders = _LINE_DECODERS
+    out: list[Event | None] = []
+    missed: list[int] = []
+    append = out.append
+    for line in lines:
+        head, _sep, tail = line.rpartition(_TYPE_KEY)
+        decoder = decoders.get(tail)
+        if decoder is not None:
+            try:
+                append(decoder.decode(head + "}"))
+                continue
+            except _LINE_ERRORS:
+                pass
+        elif head:
+            event = _decode_tail(head, tail)
+            if event is not None:
+                append(event)
+                continue
+        missed.append(len(out))
+        append(None)
+    return out, missed

@@ -7,7 +7,7 @@ function over its events, so a live game and its replay end in the same state.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from typing import Any
 
@@ -280,7 +280,7 @@ def _rehearsed(g: GameState, e: Rehearsed) -> None:
 
 def _posted(g: GameState, e: Posted) -> None:
     g.trials[e.trial - 1].posters.add(e.player)
-    g.players[e.player].forum_days.add(g.action_day(e.at))
+    g.players[e.player].forum_days.add(g.day(e.at))  # (its action day, R5.15)
 
 
 def _chorus_voted(g: GameState, e: ChorusVoted) -> None:
@@ -367,17 +367,42 @@ _KEEPS_BOARD: frozenset[type[Event]] = frozenset(
 )
 
 
+#: event type -> (its apply, keeps the live slots, keeps the board): one lookup per event
+_STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool]] = {
+    kind: (apply, kind in _KEEPS_LIVE_SLOTS, kind in _KEEPS_BOARD) for kind, apply in _APPLY.items()
+}
+
+
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
     if g.verdict_flags:
         _verdict_instant_over(g, e)
-    kind = type(e)
-    _APPLY[kind](g, e)
+    apply, keeps_live, keeps_board = _STEPS[type(e)]
+    apply(g, e)
     g.clock = e.at
     count = g.event_count
     g.event_count = count + 1
-    if kind in _KEEPS_LIVE_SLOTS and g.live_cache[0] == count:
+    if keeps_live and g.live_cache[0] == count:
         g.live_cache = (count + 1, g.live_cache[1])  # (see :func:`ronde.engine.ronde.live_slots`)
-    if kind not in _KEEPS_BOARD:
+    if not keeps_board:
         g.board_count = count + 1
+    return g
+
+
+def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
+    """Apply every event of ``events`` in turn: :func:`evolve` folded over them, in
+    one loop (a replay's)."""
+    steps = _STEPS
+    for e in events:
+        if g.verdict_flags:
+            _verdict_instant_over(g, e)
+        apply, keeps_live, keeps_board = steps[type(e)]
+        apply(g, e)
+        g.clock = e.at
+        count = g.event_count
+        g.event_count = count + 1
+        if keeps_live and g.live_cache[0] == count:
+            g.live_cache = (count + 1, g.live_cache[1])
+        if not keeps_board:
+            g.board_count = count + 1
     return g

@@ -21,7 +21,7 @@ from .commands import Command
 from .context import Context
 from .errors import RuleViolation
 from .events import CutoffPassed, DayClosed, Event, GameCreated
-from .evolve import evolve, new_state
+from .evolve import evolve, evolve_all, new_state
 from .items import ItemCatalog
 from .names import (
     EXTRAS,
@@ -313,10 +313,9 @@ class Game:
         if not isinstance(first, GameCreated):
             raise ValueError("un journal de partie commence par game_created")
         game = cls(first, catalog, characters)
-        state, log = game.state, game.log
-        for e in it:
-            evolve(state, e)
-            log.append(e)
+        rest = list(it)
+        evolve_all(game.state, rest)
+        game.log += rest
         return game
 
     # -- time ----------------------------------------------------------------------

@@ -219,13 +219,23 @@ class GameState:
         when = t if t is not None else self.clock
         if when is None:
             return 0
-        hit = self.memo_cache.get("days")
+        memo = self.memo_cache
+        window = memo.get("day_window")  # (the last day found: most instants fall in it)
+        if window is not None:
+            found: tuple[datetime, datetime, int] = window[1]
+            try:
+                if found[0] <= when < found[1]:
+                    return found[2]
+            except TypeError:  # a naive datetime
+                pass
+        hit = memo.get("days")
         days = hit[1] if hit is not None else self.times("days")
         n = days.get(when)
         if n is None:
             if len(days) > 4096:
                 days.clear()
             n = days[when] = counting_day(self.start, when, self.options)
+        memo["day_window"] = (-1, (self.day_start(n), self.day_start(n + 1), n))
         return cast(int, n)
 
     def day_start(self, n: int) -> datetime:

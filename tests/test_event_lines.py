@@ -1,0 +1,201 @@
+"""Reading a JSON Lines log (issue 14): the lines as Ronde writes them are read by
+msgspec in one pass (``decode_line``), any other line by ``from_json``; both give the
+same events, and every odd line is refused or read as before, named by its line."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ronde import store
+from ronde.catalog import default_catalog
+from ronde.engine import events as E
+from ronde.engine.clock import counting_day
+from ronde.engine.events import (
+    CharacterFact,
+    ChorusDecided,
+    MessageSent,
+    Posted,
+    TrialOpened,
+    decode_line,
+    decode_lines,
+    from_json,
+    to_json,
+)
+from ronde.engine.state import GameState
+from ronde.sim import play_cast
+
+from .conftest import SMALL_CAST, SMALL_RONDE, small_game
+from .state_dump import canonical
+
+T0 = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
+
+
+def _simulated_logs() -> list[list[E.Event]]:
+    return [
+        play_cast(dict(SMALL_CAST), list(SMALL_RONDE), random.Random(seed)).game.log
+        for seed in range(3)
+    ]
+
+
+def test_every_line_ronde_writes_is_read_in_one_pass_as_from_json_reads_it() -> None:
+    for log in _simulated_logs():
+        lines = store.dumps(log).split("\n")[:-1]
+        decoded, missed = decode_lines(lines)
+        assert missed == []
+        for line, fast, e in zip(lines, decoded, log, strict=True):
+            slow = from_json(orjson.loads(line))
+            assert fast == slow == e and type(fast) is type(e)
+            assert fast is not None and decode_line(line) == fast
+            assert fast.at.utcoffset() == e.at.utcoffset()
+
+
+def test_a_chorus_decision_whose_votes_follow_v_is_read_in_one_pass() -> None:
+    e = ChorusDecided(at=T0, day=2, action="investigate", args={"player": "Ana"}, members=("B",))
+    line = store.dumps([e]).strip()
+    assert line.endswith('"v":1,"votes":0}')
+    assert decode_line(line) == e
+
+
+def test_replay_text_rebuilds_the_live_state() -> None:
+    game = small_game()
+    game.advance(datetime(2026, 12, 5, 12, tzinfo=UTC))
+    replayed = store.replay_text(store.dumps(game.log))
+    assert replayed.log == game.log
+    assert canonical(replayed.state) == canonical(game.state)
+
+
+def _line_of(e: E.Event, **change: Any) -> str:
+    return orjson.dumps({**to_json(e), **change}, option=orjson.OPT_SORT_KEYS).decode()
+
+
+POST = Posted(at=T0, player="Ana", trial=1)
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (_line_of(POST)[:-1], "JSON invalide"),
+        ("[1]", "chaque ligne est un objet JSON"),
+        (_line_of(POST, type="postd"), "type d'événement inconnu : 'postd'"),
+        (_line_of(POST, v=9), "version 9 de posted non prise en charge"),
+        (_line_of(POST, bogus=1), "événement posted mal formé : champ inconnu : bogus"),
+        (_line_of(POST).replace('"player"', '"plyer"'), "événement posted mal formé"),
+        (_line_of(POST, at="demain"), "événement posted mal formé"),
+    ],
+)
+def test_an_odd_line_is_refused_with_its_line_and_a_french_message(line: str, problem: str) -> None:
+    assert decode_line(line) is None
+    good = _line_of(POST)
+    with pytest.raises(store.LogError) as exc:
+        store.parse_log("\n".join([good, good, line, good]), Path("partie.jsonl"))
+    assert exc.value.line == 3 and problem in exc.value.problem
+    assert str(exc.value).startswith("partie.jsonl:3: ")
+
+
+def test_other_lines_are_read_as_before_blank_lines_crlf_spaces_no_v() -> None:
+    good = _line_of(POST)
+    spaced = orjson.dumps(to_json(POST)).decode().replace(",", ", ")  # keys unsorted, spaces
+    text = "\n".join([good, "", good + "\r", spaced, _line_of(POST).replace(',"v":1', "")])
+    numbers, events = store.parse_log(text + "\n")
+    assert numbers == [1, 3, 4, 5] and events == [POST] * 4
+
+
+def test_a_field_of_another_type_is_left_to_from_json_which_reads_it_as_before() -> None:
+    line = _line_of(POST, trial="1")
+    assert decode_line(line) is None
+    assert store.parse_log(line)[1][0].trial == "1"  # type: ignore[attr-defined]
+
+
+def test_text_with_line_separators_is_one_line() -> None:
+    """``str.splitlines`` cuts at U+2028, NEL, form feed ...: a log is cut at ``\\n`` only."""
+    e = MessageSent(at=T0, to=(), kind="x", text="a\u2028b\x85c\x0cd\re", public=True)
+    assert store.parse_log(store.dumps([e, e])) == ([1, 2], [e, e])
+
+
+def test_an_export_reads_its_event_lines_only() -> None:
+    good = _line_of(POST)
+    text = "\n".join(
+        [
+            '{"ronde_export": 1}',
+            good,  # (not an export's line: skipped, as before)
+            orjson.dumps({"event": to_json(POST), "seq": 1}).decode(),
+            '{"note": 1}',
+        ]
+    )
+    assert store.parse_log(text) == ([3], [POST])
+
+
+def test_an_older_version_is_upcast(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Posted at a (pretend) version 2, whose ``player`` was ``who`` in version 1."""
+    monkeypatch.setattr(Posted, "VERSION", 2)
+    monkeypatch.setitem(
+        E.UPCASTERS, ("posted", 1), lambda d: {**{k: v for k, v in d.items() if k != "who"},
+                                              "player": d["who"]}
+    )  # fmt: skip
+    monkeypatch.setattr(E, "_LINE_DECODERS", E._line_decoders())
+    old = _line_of(POST, v=1).replace('"player"', '"who"')
+    assert decode_line(old) is None
+    current = _line_of(POST)
+    assert current.endswith('"v":2}')
+    assert decode_line(current) == POST
+    assert store.parse_log("\n".join([old, current])) == ([1, 2], [POST, POST])
+
+
+# -- what text may hold: quotes, keys, separators, nested "type" and "v" -----------------
+_PIECES = ['"', "\\", ",", ":", "}", "{", "\n", "\r", "\u2028", "é", ',"type":"', '","v":1}']
+_TEXT = st.lists(
+    st.sampled_from(_PIECES) | st.characters(exclude_categories=("Cs",)), max_size=12
+).map("".join)
+_DATA: Any = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | _TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["type", "v", "votes", "a", "z"]) | _TEXT, inner, max_size=4
+        )
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=_TEXT, data=st.dictionaries(st.sampled_from(["type", "v", "votes", "a"]), _DATA))
+def test_any_text_or_data_reads_back_equal(text: str, data: dict[str, Any]) -> None:
+    log: list[E.Event] = [
+        MessageSent(at=T0, to=("Ana",), kind="k", text=text, data=data),
+        CharacterFact(at=T0, character="alice", player="Ana", kind=text, data=data),
+        TrialOpened(at=T0, trial=1, opener="Ana", accused=(text,), supposed="x", arguments=text),
+    ]
+    assert store.parse_log(store.dumps(log))[1] == log
+
+
+# -- GameState.day: the window of the last day found ------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(
+    minutes=st.lists(st.integers(-3 * 24 * 60, 17 * 24 * 60), min_size=1, max_size=30),
+    grace=st.sampled_from(["midnight", "grace_5", "grace_180"]),
+    local=st.booleans(),
+)
+def test_day_is_the_counting_day_in_any_order(minutes: list[int], grace: str, local: bool) -> None:
+    start = date(2027, 3, 20)  # across a change of the clocks (J9)
+    g = GameState(
+        start=start,
+        game_masters=("Mj",),
+        options={"A9": grace},
+        seed=0,
+        ronde=(),
+        players={},
+        catalog=default_catalog(),
+    )
+    tz = timezone(timedelta(hours=1)) if local else UTC
+    for m in minutes:
+        t = (datetime(2027, 3, 19, 23, tzinfo=UTC) + timedelta(minutes=m)).astimezone(tz)
+        assert g.day(t) == counting_day(start, t, g.options)
