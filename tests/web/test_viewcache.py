@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ronde.web.games import service, viewcache
+from ronde.web.games.models import Request
 
 from .conftest import World, gm_client
 
@@ -118,3 +119,93 @@ def test_messages_are_shown_day_by_day_today_first(world: World, clock: Any) -> 
     assert "lune" in private and "soleil" not in private
     # a day that is not a number is today's page
     assert ida.get(url, {"jour": "x' or 1"}).status_code == 200
+
+
+def _tokens(page: str) -> tuple[set[str], set[str], list[str]]:
+    csrf_inputs = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', page))
+    csrf_headers = set(re.findall(r'"X-CSRFToken": "([^"]*)"', page))
+    form_tokens = re.findall(r'name="form_token" value="([^"]*)"', page)
+    return csrf_inputs, csrf_headers, form_tokens
+
+
+def test_a_cached_page_carries_this_requests_tokens(world: World, clock: Any) -> None:
+    """The page served from the cache gets each response its own CSRF token (valid for
+    this session only) and its own one-time form tokens: never another's."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    url = reverse("player", args=[world.game.slug])
+    clock("J2 10:00")
+    ana, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    ana.force_login(world.users["Ana"])
+    bob.force_login(world.users["Bob"])
+    seen: dict[str, list[str]] = {}
+    for name, c in (("Ana", ana), ("Bob", bob), ("Ana", ana), ("Bob", bob)):
+        page = c.get(url).content.decode()
+        assert "__RONDE_CSRF_SLOT__" not in page
+        inputs, headers, forms = _tokens(page)
+        assert inputs and headers and forms  # every slot filled
+        secret = c.cookies["csrftoken"].value
+        assert {_unmask_cipher_token(t) for t in inputs | headers} == {secret}
+        seen.setdefault(name, []).extend(forms)
+    every = seen["Ana"] + seen["Bob"]
+    assert len(set(every)) == len(every)  # one-time tokens: new in every response
+    assert ana.cookies["csrftoken"].value != bob.cookies["csrftoken"].value
+
+
+def test_csrf_is_still_enforced_on_the_cached_players_forms(world: World, clock: Any) -> None:
+    """A form of a page served from the cache posts with its own session's token only."""
+    url = reverse("player", args=[world.game.slug])
+    post = reverse("player_request", args=[world.game.slug, "open_trial"])
+    clock("J2 10:00")
+    ana, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    ana.force_login(world.users["Ana"])
+    bob.force_login(world.users["Bob"])
+    ana.get(url)
+    bob_token = sorted(_tokens(bob.get(url).content.decode())[0])[0]
+    ana_token = sorted(_tokens(ana.get(url).content.decode())[0])[0]
+    data = {"against": "Cid", "as": "woody", "arguments": "essai"}
+    assert ana.post(post, data).status_code == 403  # no token
+    assert ana.post(post, {**data, "csrfmiddlewaretoken": bob_token}).status_code == 403
+    assert not Request.objects.exists()
+    r = ana.post(post, {**data, "csrfmiddlewaretoken": ana_token})
+    assert r.status_code == 302
+    assert Request.objects.filter(membership__pseudo="Ana").count() == 1
+
+
+def test_requests_and_notes_are_seen_at_once(world: World, clock: Any) -> None:
+    """The game's version does not change when a request is sent, withdrawn or refused:
+    the page still shows each change at once, and a note once."""
+    url = reverse("player", args=[world.game.slug])
+    slug = world.game.slug
+    clock("J2 10:00")
+    ana = _player(world, "Ana")
+    assert "Aucune demande." in html.unescape(ana.get(url).content.decode())
+    ana.post(
+        reverse("player_request", args=[slug, "open_trial"]),
+        {"against": "Cid", "as": "woody", "arguments": "essai"},
+    )
+    page = html.unescape(ana.get(url).content.decode())
+    assert "Demande envoyée aux MJ." in page and "Aucune demande." not in page
+    assert "en attente" in page
+    page = html.unescape(ana.get(url).content.decode())
+    assert "Demande envoyée aux MJ." not in page  # shown once
+    assert "en attente" in page
+    req = Request.objects.get(membership__pseudo="Ana")
+    gm_client(Client(), world).post(
+        reverse("gm_request", args=[slug, req.pk, "refuse"]), {"reason": "pas maintenant"}
+    )
+    page = html.unescape(ana.get(url).content.decode())
+    assert "pas maintenant" in page and "refusée" in page
+    # Bob's page never shows Ana's request
+    assert "pas maintenant" not in html.unescape(_player(world, "Bob").get(url).content.decode())
+
+
+def test_a_revoked_membership_sees_no_cached_page(world: World, clock: Any) -> None:
+    url = reverse("player", args=[world.game.slug])
+    clock("J2 10:00")
+    ana = _player(world, "Ana")
+    assert ana.get(url).status_code == 200
+    world.member("Ana").__class__.objects.filter(pk=world.member("Ana").pk).update(
+        revoked_at=service.now()
+    )
+    assert ana.get(url).status_code == 404

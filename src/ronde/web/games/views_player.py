@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -29,8 +30,9 @@ from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, view
 
-from . import labels, service, viewcache, vocabulary
+from . import labels, rawrows, service, viewcache, vocabulary
 from .access import player_page
+from .middleware import CSRF_SLOT_VALUE
 from .models import Game, Membership, Request
 from .vocabulary import Spec
 
@@ -412,16 +414,46 @@ def _player_body(
     )
 
 
-@player_page
-def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
-    """Today first (constraint, quota, rights, trials to join, news), then the rest.
+def _requests_key(member: Membership) -> tuple[Any, ...]:
+    """What the player's requests shown on his page are, read as they are stored (one
+    hand-written query, see :mod:`.rawrows`): the page is built again when it changes."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    sql = _REQUESTS_SQL.get(conn.vendor)
+    if sql is None:
+        qn = conn.ops.quote_name
+        cols = ", ".join(qn(c) for c in _REQUEST_COLUMNS)
+        sql = _REQUESTS_SQL[conn.vendor] = (
+            f"SELECT {cols} FROM {qn(Request._meta.db_table)} "
+            f"WHERE {qn('membership_id')} = %s "
+            f"ORDER BY {qn('created_at')} DESC, {qn('id')} DESC LIMIT {SHOWN_REQUESTS}"
+        )
+    rows = tuple(rawrows.fetch(sql, [member.pk]))
+    try:
+        hash(rows)
+    except TypeError:  # a driver that decodes JSON itself
+        return tuple(repr(r) for r in rows)
+    return rows
 
-    Everything the engine tells is built once per version of the game, viewer, last
-    visit and day of messages shown (:mod:`.viewcache`); the requests are read each time.
-    """
-    since = _visit(member)
-    asked = request.GET.get("jour", "")
-    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+
+#: the requests listed on the player's page (newest first)
+SHOWN_REQUESTS = 50
+#: every column of a request the page shows (all but the game and the membership)
+_REQUEST_COLUMNS = (
+    "id",
+    "action",
+    "args",
+    "created_at",
+    "status",
+    "message",
+    "decided_by_id",
+    "decided_at",
+)
+_REQUESTS_SQL: dict[str, str] = {}
+
+
+def _player_context(
+    request: HttpRequest, game: Game, member: Membership, since: datetime | None, asked: str
+) -> dict[str, Any]:
     body = viewcache.cached(
         game,
         member.pseudo,
@@ -429,16 +461,62 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
         lambda eng: _player_body(game, member, eng, since, asked),
         request.user,
     )
-    return render(
-        request,
-        "games/player.html",
-        {
-            "game": game,
-            "member": member,
-            "body": body,
-            "requests": _request_rows(member.requests.all()[:50], game.start),
-        },
+    requests = member.requests.order_by("-created_at", "-id")[:SHOWN_REQUESTS]
+    return {
+        "game": game,
+        "member": member,
+        "body": body,
+        "requests": _request_rows(requests, game.start),
+    }
+
+
+@player_page
+def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
+    """Today first (constraint, quota, rights, trials to join, news), then the rest.
+
+    Everything the engine tells is built once per version of the game, viewer, last
+    visit and day of messages shown (:mod:`.viewcache`), and the whole page once per
+    version and state of the player's requests: a request then costs three queries
+    (the user, his membership with its game, his requests as stored) and two
+    substitutions (this response's CSRF token, one-time form tokens: see
+    :mod:`.middleware`). A page with a note to show (``messages``) is rendered for
+    this request alone.
+    """
+    since = _visit(member)
+    asked = request.GET.get("jour", "")
+    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+    if len(messages.get_messages(request)):
+        # notes shown once: this page is this request's (the notes are used up)
+        return render(
+            request, "games/player.html", _player_context(request, game, member, since, asked)
+        )
+    user = request.user
+    key = (
+        "player-page",
+        member.pk,
+        user.pk,
+        user.get_username(),
+        since,
+        asked,
+        _requests_key(member),
     )
+    page = viewcache.cached(
+        game,
+        member.pseudo,
+        key,
+        lambda _eng: render_to_string(
+            "games/player.html",
+            {
+                **_player_context(request, game, member, since, asked),
+                # what the page holds of this request: filled in on the way out
+                "csrf_token": CSRF_SLOT_VALUE,
+                "user": user,
+                "messages": (),
+            },
+        ),
+        user,
+    )
+    return HttpResponse(page)
 
 
 @player_page
