@@ -209,3 +209,31 @@ def test_a_revoked_membership_sees_no_cached_page(world: World, clock: Any) -> N
         revoked_at=service.now()
     )
     assert ana.get(url).status_code == 404
+
+
+def test_the_dashboard_is_each_game_masters_own_and_fresh(world: World, clock: Any) -> None:
+    """The dashboard served from the cache: each game master's own page (name, CSRF
+    token of his session), a player's new request shown at once (no version change)."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    url = reverse("gm_dashboard", args=[world.game.slug])
+    clock("J2 10:00")
+    mj, mj2 = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    mj.force_login(world.gms["Mj"])
+    mj2.force_login(world.gms["Mj2"])
+    for _round in range(2):
+        for name, c in (("Mj", mj), ("Mj2", mj2)):
+            page = html.unescape(c.get(url).content.decode())
+            assert f"MJ : {name}." in page
+            assert "__RONDE_CSRF_SLOT__" not in page
+            inputs, headers, forms = _tokens(page)
+            assert inputs and headers and forms
+            secret = c.cookies["csrftoken"].value
+            assert {_unmask_cipher_token(t) for t in inputs | headers} == {secret}
+    assert "Aucune demande en attente." in html.unescape(mj.get(url).content.decode())
+    _player(world, "Ana").post(
+        reverse("player_request", args=[world.game.slug, "open_trial"]),
+        {"against": "Cid", "as": "woody", "arguments": "essai"},
+    )
+    page = html.unescape(mj.get(url).content.decode())
+    assert "Aucune demande en attente." not in page and "Accepter la demande de Ana" in page

@@ -80,6 +80,38 @@ def active_membership(slug: str, user_pk: Any) -> Membership | None:
     return member
 
 
+_SEAT = Columns(GameMaster, "s")
+_WHOLE_GAME = Columns(Game, "g")
+
+
+def _seat_sql(conn: BaseDatabaseWrapper) -> str:
+    qn = conn.ops.quote_name
+    s, g = qn("s"), qn("g")
+    return (
+        f"SELECT {_SEAT.sql(conn)}, {_WHOLE_GAME.sql(conn)} "
+        f"FROM {qn(GameMaster._meta.db_table)} {s} "
+        f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {s}.{qn('game_id')} "
+        f"WHERE {g}.{qn('slug')} = %s AND {s}.{qn('user_id')} = %s"
+    )
+
+
+def game_master_seat(slug: str, user_pk: Any) -> GameMaster | None:
+    """The user's game-master seat in the game ``slug``, its whole game with it (one
+    hand-written query, as it runs on every page of the console)."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = f"seat-{conn.vendor}"
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = _seat_sql(conn)
+    rows = fetch(sql, [slug, user_pk])
+    if not rows:
+        return None
+    n = len(_SEAT)
+    gm: GameMaster = _SEAT.build(conn, rows[0][:n])
+    gm.game = _WHOLE_GAME.build(conn, rows[0][n:])
+    return gm
+
+
 def gm_page(
     view: Callable[Concatenate[HttpRequest, Game, GameMaster, P], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -88,11 +120,12 @@ def gm_page(
     def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        game = get_object_or_404(Game, slug=slug)
-        gm = game_master(request, game)
+        # the seat and its game in one query (as for a player's page)
+        gm = game_master_seat(slug, request.user.pk)
         if gm is None:
+            get_object_or_404(Game, slug=slug)  # no such game: the usual 404
             raise Http404(_("Vous n'êtes pas MJ de cette partie."))
-        return view(request, game, gm, *args, **kwargs)
+        return view(request, gm.game, gm, *args, **kwargs)
 
     update_wrapper(wrapper, view)
     return wrapper

@@ -68,3 +68,14 @@ def fetch(sql: str, params: Sequence[Any], using: str = "default") -> list[tuple
     with connections[using].cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
+
+
+def key(sql: str, params: Sequence[Any], using: str = "default") -> tuple[Any, ...]:
+    """The rows of ``sql`` as stored, as a hashable key (to build a page again when
+    what it shows of them changes)."""
+    rows = tuple(fetch(sql, params, using))
+    try:
+        hash(rows)
+    except TypeError:  # a driver that decodes JSON itself
+        return tuple(repr(r) for r in rows)
+    return rows

@@ -56,6 +56,12 @@ def _key(game: Game, viewer: str, parts: tuple[Hashable, ...]) -> tuple[Hashable
     return (game.pk, game.generation, game.version, viewer, translation.get_language(), parts)
 
 
+def shown_row(game: Game) -> tuple[Hashable, ...]:
+    """What a whole page shows of the game's row besides its version (its name, J1, its
+    clock): part of a whole page's key, as they change without a write to the game."""
+    return (game.slug, game.name, game.start, game.clock, game.clock_at, game.started_at)
+
+
 def clear() -> None:
     """Forget every entry (tests)."""
     with _lock:

@@ -427,12 +427,7 @@ def _requests_key(member: Membership) -> tuple[Any, ...]:
             f"WHERE {qn('membership_id')} = %s "
             f"ORDER BY {qn('created_at')} DESC, {qn('id')} DESC LIMIT {SHOWN_REQUESTS}"
         )
-    rows = tuple(rawrows.fetch(sql, [member.pk]))
-    try:
-        hash(rows)
-    except TypeError:  # a driver that decodes JSON itself
-        return tuple(repr(r) for r in rows)
-    return rows
+    return rawrows.key(sql, [member.pk])
 
 
 #: the requests listed on the player's page (newest first)
@@ -493,6 +488,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     user = request.user
     key = (
         "player-page",
+        viewcache.shown_row(game),
         member.pk,
         user.pk,
         user.get_username(),
