@@ -13,7 +13,6 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -28,7 +27,6 @@ from ronde.engine.views import View, view
 from . import accounts, labels, nights, rawrows, readers, service, viewcache, vocabulary
 from .access import gm_page
 from .describe import describe
-from .middleware import CSRF_SLOT_VALUE
 from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
 
 _KIND_FR = {
@@ -214,43 +212,19 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         return redirect("gm_setup", slug=game.slug)
     partial = request.headers.get("HX-Request") == "true"
     template = "games/gm_dashboard_body.html" if partial else "games/gm_dashboard.html"
-    if len(messages.get_messages(request)):
-        # notes shown once: this page is this request's (the notes are used up)
-        return render(request, template, _dashboard_context(request, game, gm))
-    user = request.user
     # the game masters' view (built once per version): the day whose marks are shown
     v = viewcache.cached(
-        game, "game_master", ("gm-view",), lambda e: view(e.state, "game_master"), user
+        game, "game_master", ("gm-view",), lambda e: view(e.state, "game_master"), request.user
     )
     now = service.game_now(game).replace(second=0, microsecond=0)  # shown to the minute
-    key = (
-        "gm-dashboard",
-        viewcache.shown_row(game),
-        partial,
-        gm.pk,
-        gm.name,
-        user.pk,
-        user.get_username(),
-        now,
-        _dashboard_rows(game, max(int(v["day"]), 0)),
-    )
-    page = viewcache.cached(
+    return viewcache.whole_page(
+        request,
         game,
         "game_master",
-        key,
-        lambda _eng: render_to_string(
-            template,
-            {
-                **_dashboard_context(request, game, gm, now),
-                # what the page holds of this request: filled in on the way out
-                "csrf_token": CSRF_SLOT_VALUE,
-                "user": user,
-                "messages": (),
-            },
-        ),
-        user,
+        ("gm-dashboard", gm.pk, gm.name, now, _dashboard_rows(game, max(int(v["day"]), 0))),
+        template,
+        lambda: _dashboard_context(request, game, gm, now),
     )
-    return HttpResponse(page)
 
 
 def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:

@@ -32,7 +32,6 @@ from ronde.engine.views import View, view
 
 from . import labels, rawrows, service, viewcache, vocabulary
 from .access import player_page
-from .middleware import CSRF_SLOT_VALUE
 from .models import Game, Membership, Request
 from .vocabulary import Spec
 
@@ -480,39 +479,14 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     since = _visit(member)
     asked = request.GET.get("jour", "")
     asked = asked if asked.isdigit() and len(asked) <= 2 else ""
-    if len(messages.get_messages(request)):
-        # notes shown once: this page is this request's (the notes are used up)
-        return render(
-            request, "games/player.html", _player_context(request, game, member, since, asked)
-        )
-    user = request.user
-    key = (
-        "player-page",
-        viewcache.shown_row(game),
-        member.pk,
-        user.pk,
-        user.get_username(),
-        since,
-        asked,
-        _requests_key(member),
-    )
-    page = viewcache.cached(
+    return viewcache.whole_page(
+        request,
         game,
         member.pseudo,
-        key,
-        lambda _eng: render_to_string(
-            "games/player.html",
-            {
-                **_player_context(request, game, member, since, asked),
-                # what the page holds of this request: filled in on the way out
-                "csrf_token": CSRF_SLOT_VALUE,
-                "user": user,
-                "messages": (),
-            },
-        ),
-        user,
+        ("player", member.pk, since, asked, _requests_key(member)),
+        "games/player.html",
+        lambda: _player_context(request, game, member, since, asked),
     )
-    return HttpResponse(page)
 
 
 @player_page
