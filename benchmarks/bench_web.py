@@ -6,9 +6,11 @@ It stores a simulated 28-player game played to J10 evening (``--until``) in a fr
 SQLite file in a temporary folder, starts the production server on it
 (``ronde serve``: waitress, collected static files), logs ``--players`` players and a
 game master in through the login form, then runs ``wrk`` (a C load generator,
-another process) on each page in turn, ``--rounds`` times (so that a busy machine
-weighs on every page alike), with ``--connections`` keep-alive connections, each
-request sent with the next player's session (many viewers at once), while another
+another process) on each page in turn, ``--rounds`` times, each page between two
+runs of the baseline and compared with their mean (so that a machine whose load
+changes weighs on a page and its baseline alike), with ``--connections`` keep-alive
+connections, each request sent with the next player's session (many viewers at
+once), while another
 process records a game master's award every ``--write-every`` seconds (every write
 changes the game's version: every cached page is built again). The baseline,
 ``/banc/constante/``, is a constant text behind the same login and middleware; it
@@ -297,22 +299,34 @@ def main() -> int:
             rounds: dict[str, list[dict[str, float]]] = {label: [] for label in pages}
             for _path, cookies in pages.values():
                 run_wrk(port, _path, cookies, tmp, 2, 4)  # warm-up
-            # the pages take turns, round after round: a busy machine weighs on all alike
+
+            def run(label: str) -> dict[str, float]:
+                path, cookies = pages[label]
+                r = run_wrk(port, path, cookies, tmp, args.seconds, args.connections)
+                rounds[label].append(r)
+                return r
+
+            # each page runs between two runs of the baseline, and is compared with their
+            # mean: a machine whose load changes weighs on both alike; the pages take
+            # turns, round after round
             for _round in range(args.rounds):
-                for label, (path, cookies) in pages.items():
-                    rounds[label].append(
-                        run_wrk(port, path, cookies, tmp, args.seconds, args.connections)
-                    )
+                before = run(BASELINE)
+                for label in pages:
+                    if label == BASELINE:
+                        continue
+                    r = run(label)
+                    after = run(BASELINE)
+                    r["baseline_rps"] = (before["rps"] + after["rps"]) / 2
+                    before = after
             results: dict[str, Any] = {}
-            ref = rounds[BASELINE]
             for label, rs in rounds.items():
                 results[label] = {
                     "rps": statistics.median(r["rps"] for r in rs),
                     "p50_ms": statistics.median(r["p50_ms"] for r in rs),
                     "p99_ms": statistics.median(r["p99_ms"] for r in rs),
-                    # the ratio to the baseline measured in the same round
+                    # the ratio to the mean of the baseline's runs just before and after
                     "ratio": statistics.median(
-                        r["rps"] / b["rps"] for r, b in zip(rs, ref, strict=True)
+                        r["rps"] / r.get("baseline_rps", r["rps"]) for r in rs
                     ),
                     "rounds": rs,
                 }
@@ -333,12 +347,13 @@ def main() -> int:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
         writes = int(write_count.read_text() or 0) if write_count.exists() else 0
-    total = (args.seconds * args.rounds + 2) * len(pages)
+    total = (args.seconds * (2 * len(pages) - 1) * args.rounds) + 2 * len(pages)
     print(
         f"{info['events']} events, {len(players)} player sessions, {args.connections} "
         f"connections (wrk), waitress {args.threads} threads, {writes} writes "
         f"(one every {args.write_every:g} s over ~{total:.0f} s); medians of {args.rounds} "
-        f"rounds of {args.seconds:g} s per page; ratio: to the baseline of the same round; "
+        f"rounds of {args.seconds:g} s per page; ratio: to the mean of the baseline's runs "
+        f"just before and after; "
         f"{args.json}"
     )
     args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -477,6 +477,7 @@ def test_csrf_placeholder_in_user_text_is_shown_as_typed(world: World, clock: An
     typed = (
         "__RONDE_CSRF_SLOT__ "
         '<input type="hidden" name="csrfmiddlewaretoken" value="__RONDE_CSRF_SLOT__">'
+        """ hx-headers='{"X-CSRFToken": "__RONDE_CSRF_SLOT__"}'"""
     )
     out = service.record(
         world.game,

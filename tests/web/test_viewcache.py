@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ronde.web.games import service, viewcache
+from ronde.web.games.models import Request
 
 from .conftest import World, gm_client
 
@@ -34,25 +34,48 @@ def _player(world: World, pseudo: str) -> Client:
     return c
 
 
+class _Queries:
+    """Every SQL statement run inside the block (``connection.execute_wrapper``: the
+    debug log drops some)."""
+
+    def __init__(self) -> None:
+        self.sqls: list[str] = []
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.sqls.append(sql)
+        return execute(sql, params, many, context)
+
+    def __enter__(self) -> _Queries:
+        self._cm = connection.execute_wrapper(self)
+        self._cm.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._cm.__exit__(*exc)
+
+
 def test_player_page_in_at_most_four_queries(world: World, clock: Any) -> None:
     url = reverse("player", args=[world.game.slug])
     ana = _player(world, "Ida")  # an Extra: told the theme of the day
     clock("J2 10:00")
-    with CaptureQueriesContext(connection) as first:  # first visit: the visit is recorded
+    service.current(world.game)  # the timers due by now are stored (not the page's work)
+    with _Queries() as first:  # first visit: the visit is recorded
         assert ana.get(url).status_code == 200
-    with CaptureQueriesContext(connection) as again:  # a reload, from the cache
+    with _Queries() as again:  # a reload, from the cache
         assert ana.get(url).status_code == 200
     gm_client(Client(), world).post(
         reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "lune"}
     )
-    with CaptureQueriesContext(connection) as after:  # the game changed: built again
+    with _Queries() as after:  # the game changed: built again
         page = ana.get(url).content.decode()
     assert "lune" in html.unescape(page)
-    for ctx in (first, again, after):
-        sqls = [q["sql"] for q in ctx.captured_queries]
-        assert len(sqls) <= 4, sqls
-        assert not any("django_session" in q for q in sqls), sqls  # sessions from memory
-    assert len(again.captured_queries) <= 3
+    for q in (first, again, after):
+        assert not any("django_session" in s for s in q.sqls), q.sqls  # sessions from memory
+    # the user, his membership with its game, the visit, his requests
+    assert len(first.sqls) == 4 and "UPDATE" in first.sqls[2], first.sqls
+    # a reload: the user, his membership with its game, his requests as stored
+    assert len(again.sqls) == 3, again.sqls
+    assert len(after.sqls) == 3, after.sqls
 
 
 def test_cached_pages_are_each_viewers_own(world: World, clock: Any) -> None:
@@ -118,3 +141,121 @@ def test_messages_are_shown_day_by_day_today_first(world: World, clock: Any) -> 
     assert "lune" in private and "soleil" not in private
     # a day that is not a number is today's page
     assert ida.get(url, {"jour": "x' or 1"}).status_code == 200
+
+
+def _tokens(page: str) -> tuple[set[str], set[str], list[str]]:
+    csrf_inputs = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', page))
+    csrf_headers = set(re.findall(r'"X-CSRFToken": "([^"]*)"', page))
+    form_tokens = re.findall(r'name="form_token" value="([^"]*)"', page)
+    return csrf_inputs, csrf_headers, form_tokens
+
+
+def test_a_cached_page_carries_this_requests_tokens(world: World, clock: Any) -> None:
+    """The page served from the cache gets each response its own CSRF token (valid for
+    this session only) and its own one-time form tokens: never another's."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    url = reverse("player", args=[world.game.slug])
+    clock("J2 10:00")
+    ana, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    ana.force_login(world.users["Ana"])
+    bob.force_login(world.users["Bob"])
+    seen: dict[str, list[str]] = {}
+    for name, c in (("Ana", ana), ("Bob", bob), ("Ana", ana), ("Bob", bob)):
+        page = c.get(url).content.decode()
+        assert "__RONDE_CSRF_SLOT__" not in page
+        inputs, headers, forms = _tokens(page)
+        assert inputs and headers and forms  # every slot filled
+        secret = c.cookies["csrftoken"].value
+        assert {_unmask_cipher_token(t) for t in inputs | headers} == {secret}
+        seen.setdefault(name, []).extend(forms)
+    every = seen["Ana"] + seen["Bob"]
+    assert len(set(every)) == len(every)  # one-time tokens: new in every response
+    assert ana.cookies["csrftoken"].value != bob.cookies["csrftoken"].value
+
+
+def test_csrf_is_still_enforced_on_the_cached_players_forms(world: World, clock: Any) -> None:
+    """A form of a page served from the cache posts with its own session's token only."""
+    url = reverse("player", args=[world.game.slug])
+    post = reverse("player_request", args=[world.game.slug, "open_trial"])
+    clock("J2 10:00")
+    ana, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    ana.force_login(world.users["Ana"])
+    bob.force_login(world.users["Bob"])
+    ana.get(url)
+    bob_token = sorted(_tokens(bob.get(url).content.decode())[0])[0]
+    ana_token = sorted(_tokens(ana.get(url).content.decode())[0])[0]
+    data = {"against": "Cid", "as": "woody", "arguments": "essai"}
+    assert ana.post(post, data).status_code == 403  # no token
+    assert ana.post(post, {**data, "csrfmiddlewaretoken": bob_token}).status_code == 403
+    assert not Request.objects.exists()
+    r = ana.post(post, {**data, "csrfmiddlewaretoken": ana_token})
+    assert r.status_code == 302
+    assert Request.objects.filter(membership__pseudo="Ana").count() == 1
+
+
+def test_requests_and_notes_are_seen_at_once(world: World, clock: Any) -> None:
+    """The game's version does not change when a request is sent, withdrawn or refused:
+    the page still shows each change at once, and a note once."""
+    url = reverse("player", args=[world.game.slug])
+    slug = world.game.slug
+    clock("J2 10:00")
+    ana = _player(world, "Ana")
+    assert "Aucune demande." in html.unescape(ana.get(url).content.decode())
+    ana.post(
+        reverse("player_request", args=[slug, "open_trial"]),
+        {"against": "Cid", "as": "woody", "arguments": "essai"},
+    )
+    page = html.unescape(ana.get(url).content.decode())
+    assert "Demande envoyée aux MJ." in page and "Aucune demande." not in page
+    assert "en attente" in page
+    page = html.unescape(ana.get(url).content.decode())
+    assert "Demande envoyée aux MJ." not in page  # shown once
+    assert "en attente" in page
+    req = Request.objects.get(membership__pseudo="Ana")
+    gm_client(Client(), world).post(
+        reverse("gm_request", args=[slug, req.pk, "refuse"]), {"reason": "pas maintenant"}
+    )
+    page = html.unescape(ana.get(url).content.decode())
+    assert "pas maintenant" in page and "refusée" in page
+    # Bob's page never shows Ana's request
+    assert "pas maintenant" not in html.unescape(_player(world, "Bob").get(url).content.decode())
+
+
+def test_a_revoked_membership_sees_no_cached_page(world: World, clock: Any) -> None:
+    url = reverse("player", args=[world.game.slug])
+    clock("J2 10:00")
+    ana = _player(world, "Ana")
+    assert ana.get(url).status_code == 200
+    world.member("Ana").__class__.objects.filter(pk=world.member("Ana").pk).update(
+        revoked_at=service.now()
+    )
+    assert ana.get(url).status_code == 404
+
+
+def test_the_dashboard_is_each_game_masters_own_and_fresh(world: World, clock: Any) -> None:
+    """The dashboard served from the cache: each game master's own page (name, CSRF
+    token of his session), a player's new request shown at once (no version change)."""
+    from django.middleware.csrf import _unmask_cipher_token
+
+    url = reverse("gm_dashboard", args=[world.game.slug])
+    clock("J2 10:00")
+    mj, mj2 = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    mj.force_login(world.gms["Mj"])
+    mj2.force_login(world.gms["Mj2"])
+    for _round in range(2):
+        for name, c in (("Mj", mj), ("Mj2", mj2)):
+            page = html.unescape(c.get(url).content.decode())
+            assert f"MJ : {name}." in page
+            assert "__RONDE_CSRF_SLOT__" not in page
+            inputs, headers, forms = _tokens(page)
+            assert inputs and headers and forms
+            secret = c.cookies["csrftoken"].value
+            assert {_unmask_cipher_token(t) for t in inputs | headers} == {secret}
+    assert "Aucune demande en attente." in html.unescape(mj.get(url).content.decode())
+    _player(world, "Ana").post(
+        reverse("player_request", args=[world.game.slug, "open_trial"]),
+        {"against": "Cid", "as": "woody", "arguments": "essai"},
+    )
+    page = html.unescape(mj.get(url).content.decode())
+    assert "Aucune demande en attente." not in page and "Accepter la demande de Ana" in page

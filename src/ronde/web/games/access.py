@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import update_wrapper
-from typing import Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth.views import redirect_to_login
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from .models import Game, GameMaster, Membership
+from .rawrows import Columns, fetch
 
 P = ParamSpec("P")
 
@@ -39,6 +42,76 @@ def membership(request: HttpRequest, game: Game) -> Membership | None:
     )
 
 
+#: what a player's page reads of his membership and its game: the game's page comes
+#: from the engine, not from the set-up's lists
+_MEMBER = Columns(Membership, "m")
+_GAME = Columns(Game, "g", exclude=("options", "roster", "cast", "ronde"))
+
+
+def _member_sql(conn: BaseDatabaseWrapper) -> str:
+    qn = conn.ops.quote_name
+    m, g = qn("m"), qn("g")
+    return (
+        f"SELECT {_MEMBER.sql(conn)}, {_GAME.sql(conn)} "
+        f"FROM {qn(Membership._meta.db_table)} {m} "
+        f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {m}.{qn('game_id')} "
+        f"WHERE {g}.{qn('slug')} = %s AND {m}.{qn('user_id')} = %s "
+        f"AND {m}.{qn('revoked_at')} IS NULL "
+        f"ORDER BY {m}.{qn('created_at')} DESC, {m}.{qn('id')} DESC LIMIT 1"
+    )
+
+
+_SQL: dict[str, str] = {}
+
+
+def active_membership(slug: str, user_pk: Any) -> Membership | None:
+    """The user's active membership in the game ``slug`` (the latest), its game with
+    it: one hand-written query (:mod:`.rawrows`), as it runs on every player page."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    sql = _SQL.get(conn.vendor)
+    if sql is None:
+        sql = _SQL[conn.vendor] = _member_sql(conn)
+    rows = fetch(sql, [slug, user_pk])
+    if not rows:
+        return None
+    n = len(_MEMBER)
+    member: Membership = _MEMBER.build(conn, rows[0][:n])
+    member.game = _GAME.build(conn, rows[0][n:])
+    return member
+
+
+_SEAT = Columns(GameMaster, "s")
+_WHOLE_GAME = Columns(Game, "g")
+
+
+def _seat_sql(conn: BaseDatabaseWrapper) -> str:
+    qn = conn.ops.quote_name
+    s, g = qn("s"), qn("g")
+    return (
+        f"SELECT {_SEAT.sql(conn)}, {_WHOLE_GAME.sql(conn)} "
+        f"FROM {qn(GameMaster._meta.db_table)} {s} "
+        f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {s}.{qn('game_id')} "
+        f"WHERE {g}.{qn('slug')} = %s AND {s}.{qn('user_id')} = %s"
+    )
+
+
+def game_master_seat(slug: str, user_pk: Any) -> GameMaster | None:
+    """The user's game-master seat in the game ``slug``, its whole game with it (one
+    hand-written query, as it runs on every page of the console)."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = f"seat-{conn.vendor}"
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = _seat_sql(conn)
+    rows = fetch(sql, [slug, user_pk])
+    if not rows:
+        return None
+    n = len(_SEAT)
+    gm: GameMaster = _SEAT.build(conn, rows[0][:n])
+    gm.game = _WHOLE_GAME.build(conn, rows[0][n:])
+    return gm
+
+
 def gm_page(
     view: Callable[Concatenate[HttpRequest, Game, GameMaster, P], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -47,11 +120,12 @@ def gm_page(
     def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        game = get_object_or_404(Game, slug=slug)
-        gm = game_master(request, game)
+        # the seat and its game in one query (as for a player's page)
+        gm = game_master_seat(slug, request.user.pk)
         if gm is None:
+            get_object_or_404(Game, slug=slug)  # no such game: the usual 404
             raise Http404(_("Vous n'êtes pas MJ de cette partie."))
-        return view(request, game, gm, *args, **kwargs)
+        return view(request, gm.game, gm, *args, **kwargs)
 
     update_wrapper(wrapper, view)
     return wrapper
@@ -66,16 +140,7 @@ def player_page(
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         # the game and the membership in one query (the game row is read once per page)
-        member = (
-            Membership.objects.filter(
-                game__slug=slug, user_id=request.user.pk, revoked_at__isnull=True
-            )
-            .select_related("game")
-            # what the game's page shows comes from the engine: not the set-up's lists
-            .defer("game__options", "game__roster", "game__cast", "game__ronde")
-            .order_by("-created_at")
-            .first()
-        )
+        member = active_membership(slug, request.user.pk)
         if member is None or not member.game.started:
             raise Http404(_("Vous ne jouez pas dans cette partie."))
         return view(request, member.game, member, *args, **kwargs)

@@ -37,32 +37,42 @@ class FrenchFirstLocaleMiddleware(LocaleMiddleware):
 
 
 class CsrfSlotMiddleware:
-    """Fills the CSRF inputs of cached fragments (``{% csrf_slot %}``) with this request's
-    token, so forms may live in fragments cached across requests and sessions.
+    """Fills the CSRF slots of cached pages and fragments with this request's token, so
+    forms may live in fragments, and pages in caches, shared across requests and
+    sessions: the hidden input of ``{% csrf_slot %}`` (or of ``{% csrf_token %}``
+    rendered with the slot as token) and the ``hx-headers`` attribute of the page's
+    ``<body>`` rendered so.
 
-    Only the whole hidden input the tag writes is replaced: text that users typed is
-    escaped by the templates (``<`` becomes ``&lt;``), so it can never hold that tag and
-    is never altered, whatever it says."""
+    Only these whole tags are replaced: text that users typed is escaped by the
+    templates (``<``, ``"`` and ``'`` become entities), so it can never hold one and is
+    never altered, whatever it says."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from .templatetags.ronde import csrf_slot
-
         response = self.get_response(request)
-        slot = str(csrf_slot()).encode()
-        if (
-            not getattr(response, "streaming", False)
-            and response.get("Content-Type", "").startswith("text/html")
-            and slot in response.content
+        if getattr(response, "streaming", False) or not response.get("Content-Type", "").startswith(
+            "text/html"
         ):
-            filled = str(csrf_slot()).replace(CSRF_SLOT_VALUE, get_token(request)).encode()
-            response.content = response.content.replace(slot, filled)
+            return response
+        content = response.content
+        if CSRF_SLOT_VALUE.encode() not in content:
+            return response
+        token = get_token(request).encode()
+        for slot in CSRF_SLOTS:
+            if slot in content:
+                content = content.replace(slot, slot.replace(CSRF_SLOT_VALUE.encode(), token))
+        response.content = content
         return response
 
 
 CSRF_SLOT_VALUE = "__RONDE_CSRF_SLOT__"
+#: the tags holding a CSRF slot that are filled in (each written by templates alone)
+CSRF_SLOTS = (
+    f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT_VALUE}">'.encode(),
+    f"""hx-headers='{{"X-CSRFToken": "{CSRF_SLOT_VALUE}"}}'""".encode(),
+)
 
 #: the opening tag of a form that posts (templates write them; user text is escaped)
 _POST_FORM = re.compile(rb"<form\b[^<>]*\bmethod=[\"']?post\b[^<>]*>", re.IGNORECASE)

@@ -24,12 +24,16 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 
 from . import clocks, service
 from .eventstore import User
+from .middleware import CSRF_SLOT_VALUE
 from .models import Game
 
 if TYPE_CHECKING:  # a type only: the game comes from the service
@@ -54,6 +58,42 @@ _entries: OrderedDict[tuple[Hashable, ...], Entry] = OrderedDict()
 
 def _key(game: Game, viewer: str, parts: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     return (game.pk, game.generation, game.version, viewer, translation.get_language(), parts)
+
+
+def shown_row(game: Game) -> tuple[Hashable, ...]:
+    """What a whole page shows of the game's row besides its version (its name, J1, its
+    clock): part of a whole page's key, as they change without a write to the game."""
+    return (game.slug, game.name, game.start, game.clock, game.clock_at, game.started_at)
+
+
+def whole_page(
+    request: HttpRequest,
+    game: Game,
+    viewer: str,
+    parts: tuple[Hashable, ...],
+    template: str,
+    context: Callable[[], dict[str, Any]],
+) -> HttpResponse:
+    """``render(request, template, context())``, the whole page built once per version
+    of the game, viewer, user and ``parts`` (what else it shows: rows of other tables as
+    stored ...), and served from memory until then.
+
+    It is rendered without the request: its CSRF token is a slot that
+    :class:`~ronde.web.games.middleware.CsrfSlotMiddleware` fills in with this response's
+    own, and the one-time form tokens are added to every response anyway. A page with
+    notes to show (``django.contrib.messages``) is rendered for this request alone (the
+    notes are used up)."""
+    if len(messages.get_messages(request)):
+        return render(request, template, context())
+    user = request.user
+    key = ("page", template, shown_row(game), user.pk, user.get_username(), *parts)
+
+    def build(_eng: EngineGame) -> bytes:
+        extra = {"csrf_token": CSRF_SLOT_VALUE, "user": user, "messages": ()}
+        return render_to_string(template, {**context(), **extra}).encode()
+
+    content = cached(game, viewer, key, build, user)
+    return HttpResponse(content)
 
 
 def clear() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,10 +24,10 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, labels, nights, readers, service, viewcache, vocabulary
+from . import accounts, labels, nights, rawrows, readers, service, viewcache, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Request, TodoMark
+from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
 
 _KIND_FR = {
     "announce": "annonce",
@@ -148,7 +148,9 @@ def _trial_rows(v: View) -> list[dict[str, Any]]:
     return rows
 
 
-def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict[str, Any]:
+def _dashboard_context(
+    request: HttpRequest, game: Game, gm: GameMaster, now: datetime | None = None
+) -> dict[str, Any]:
     eng = service.current(game, request.user)
     # the game masters' view, built once per version (the game was just brought up to date)
     v = viewcache.cached(
@@ -161,8 +163,8 @@ def _dashboard_context(request: HttpRequest, game: Game, gm: GameMaster) -> dict
         .select_related("membership")
         .order_by("created_at")
     )
-    choices = _choices(game, v)
-    t = service.game_now(game)
+    t = now or service.game_now(game)
+    choices = _choices(game, v, now=t)
     night_day, night = nights.last_night(eng)
     midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
     j1 = day_start(game.start, 1)
@@ -208,10 +210,53 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     trials, players' requests, the engine's to-do items by deadline with their forms."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
-    ctx = _dashboard_context(request, game, gm)
     partial = request.headers.get("HX-Request") == "true"
     template = "games/gm_dashboard_body.html" if partial else "games/gm_dashboard.html"
-    return render(request, template, ctx)
+    # the game masters' view (built once per version): the day whose marks are shown
+    v = viewcache.cached(
+        game, "game_master", ("gm-view",), lambda e: view(e.state, "game_master"), request.user
+    )
+    now = service.game_now(game).replace(second=0, microsecond=0)  # shown to the minute
+    return viewcache.whole_page(
+        request,
+        game,
+        "game_master",
+        ("gm-dashboard", gm.pk, gm.name, now, _dashboard_rows(game, max(int(v["day"]), 0))),
+        template,
+        lambda: _dashboard_context(request, game, gm, now),
+    )
+
+
+def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
+    """What the dashboard shows besides the engine (whose version is the cache's key),
+    read as stored by hand-written queries (:mod:`.rawrows`): the day's to-do marks,
+    the pending requests with their player, the game masters' seats. The page is built
+    again when any of it changes."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    sqls = _DASHBOARD_SQL.get(conn.vendor)
+    if sqls is None:
+        qn = conn.ops.quote_name
+        marks, requests = qn(TodoMark._meta.db_table), qn(Request._meta.db_table)
+        members, seats = qn(Membership._meta.db_table), qn(GameMaster._meta.db_table)
+        mark_cols = ("id", "key", "text", "taken_by_id", "taken_at", "done_by_id", "done_at")
+        req_cols = ("id", "action", "args", "created_at", "status")
+        sqls = _DASHBOARD_SQL[conn.vendor] = (
+            f"SELECT {', '.join(qn(c) for c in mark_cols)} FROM {marks} "
+            f"WHERE {qn('game_id')} = %s AND {qn('day')} = %s ORDER BY {qn('id')}",
+            f"SELECT {', '.join(f'r.{qn(c)}' for c in req_cols)}, m.{qn('pseudo')} "
+            f"FROM {requests} r INNER JOIN {members} m ON m.{qn('id')} = r.{qn('membership_id')} "
+            f"WHERE r.{qn('game_id')} = %s AND r.{qn('status')} = %s ORDER BY r.{qn('id')}",
+            f"SELECT {qn('id')}, {qn('user_id')}, {qn('name')} FROM {seats} "
+            f"WHERE {qn('game_id')} = %s ORDER BY {qn('id')}",
+        )
+    return (
+        rawrows.key(sqls[0], [game.pk, day]),
+        rawrows.key(sqls[1], [game.pk, Request.PENDING]),
+        rawrows.key(sqls[2], [game.pk]),
+    )
+
+
+_DASHBOARD_SQL: dict[str, tuple[str, str, str]] = {}
 
 
 @require_POST
@@ -253,7 +298,7 @@ def player_label(p: dict[str, Any]) -> str:
     return label
 
 
-def _choices(game: Game, v: View) -> vocabulary.Choices:
+def _choices(game: Game, v: View, now: datetime | None = None) -> vocabulary.Choices:
     players = sorted(v["players"], key=lambda p: str(p["pseudo"]).casefold())
     trials = []
     for t in reversed(v["trials"]):
@@ -267,7 +312,7 @@ def _choices(game: Game, v: View) -> vocabulary.Choices:
         trials=trials,
         gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
         start=game.start,
-        now=service.game_now(game),
+        now=now or service.game_now(game),
     )
 
 

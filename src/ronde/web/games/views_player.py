@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -29,7 +30,7 @@ from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, view
 
-from . import labels, service, viewcache, vocabulary
+from . import labels, rawrows, service, viewcache, vocabulary
 from .access import player_page
 from .models import Game, Membership, Request
 from .vocabulary import Spec
@@ -412,16 +413,45 @@ def _player_body(
     )
 
 
-@player_page
-def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
-    """Today first (constraint, quota, rights, trials to join, news), then the rest.
+#: the requests listed on the player's page (newest first)
+SHOWN_REQUESTS = 50
+#: every column of a request (all but its game and membership: the page's own)
+_REQUEST = rawrows.Columns(Request, "r", exclude=("game", "membership"))
+_REQUESTS_SQL: dict[str, str] = {}
 
-    Everything the engine tells is built once per version of the game, viewer, last
-    visit and day of messages shown (:mod:`.viewcache`); the requests are read each time.
-    """
-    since = _visit(member)
-    asked = request.GET.get("jour", "")
-    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+
+def _stored_requests(member: Membership) -> tuple[tuple[Any, ...], ...]:
+    """The player's requests shown on his page, as stored (one hand-written query, see
+    :mod:`.rawrows`): the page's key (built again when they change), and what it lists."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    sql = _REQUESTS_SQL.get(conn.vendor)
+    if sql is None:
+        qn = conn.ops.quote_name
+        r = qn("r")
+        sql = _REQUESTS_SQL[conn.vendor] = (
+            f"SELECT {_REQUEST.sql(conn)} FROM {qn(Request._meta.db_table)} {r} "
+            f"WHERE {r}.{qn('membership_id')} = %s "
+            f"ORDER BY {r}.{qn('created_at')} DESC, {r}.{qn('id')} DESC LIMIT {SHOWN_REQUESTS}"
+        )
+    return tuple(tuple(row) for row in rawrows.fetch(sql, [member.pk]))
+
+
+def _hashable(rows: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+    try:
+        hash(rows)
+    except TypeError:  # a driver that decodes JSON itself
+        return tuple(repr(r) for r in rows)
+    return rows
+
+
+def _player_context(
+    request: HttpRequest,
+    game: Game,
+    member: Membership,
+    since: datetime | None,
+    asked: str,
+    stored: tuple[tuple[Any, ...], ...],
+) -> dict[str, Any]:
     body = viewcache.cached(
         game,
         member.pseudo,
@@ -429,15 +459,42 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
         lambda eng: _player_body(game, member, eng, since, asked),
         request.user,
     )
-    return render(
+    conn = connections[DEFAULT_DB_ALIAS]
+    requests = [_REQUEST.build(conn, row) for row in stored]
+    for r in requests:
+        r.membership = member
+    return {
+        "game": game,
+        "member": member,
+        "body": body,
+        "requests": _request_rows(requests, game.start),
+    }
+
+
+@player_page
+def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse:
+    """Today first (constraint, quota, rights, trials to join, news), then the rest.
+
+    Everything the engine tells is built once per version of the game, viewer, last
+    visit and day of messages shown (:mod:`.viewcache`), and the whole page once per
+    version and state of the player's requests: a request then costs three queries
+    (the user, his membership with its game, his requests as stored; a fourth, once
+    a minute, records the visit) and two
+    substitutions (this response's CSRF token, one-time form tokens: see
+    :mod:`.middleware`). A page with a note to show (``messages``) is rendered for
+    this request alone.
+    """
+    since = _visit(member)
+    asked = request.GET.get("jour", "")
+    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+    stored = _stored_requests(member)
+    return viewcache.whole_page(
         request,
+        game,
+        member.pseudo,
+        ("player", member.pk, since, asked, _hashable(stored)),
         "games/player.html",
-        {
-            "game": game,
-            "member": member,
-            "body": body,
-            "requests": _request_rows(member.requests.all()[:50], game.start),
-        },
+        lambda: _player_context(request, game, member, since, asked, stored),
     )
 
 

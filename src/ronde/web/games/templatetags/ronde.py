@@ -127,14 +127,13 @@ def arg_field(f: dict[str, Any], prefix: str, values: Any) -> SafeString:
     )
 
 
-#: stands for the CSRF token in cached fragments; :class:`CsrfSlotMiddleware` fills it in
-CSRF_SLOT = "__RONDE_CSRF_SLOT__"
-
-
 @register.simple_tag
 def csrf_slot() -> SafeString:
-    """A CSRF hidden input that may sit in a cached fragment (filled in per response)."""
-    return mark_safe(f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT}">')
+    """A CSRF hidden input that may sit in a cached fragment (filled in per response by
+    :class:`~ronde.web.games.middleware.CsrfSlotMiddleware`)."""
+    from ..middleware import CSRF_SLOTS
+
+    return mark_safe(CSRF_SLOTS[0].decode())
 
 
 @register.filter
