@@ -8,11 +8,10 @@ rebuilds the same state from a log without deciding anything again.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, cast
 
 from . import accusations, admin, chorus, constraints, trials, verdicts
 from .character import Character, character_of, every_character
@@ -228,8 +227,38 @@ def command_key(cmd: Command, day: int) -> str:
     instant: a command recorded a few minutes off, or a whole game moved by A9's grace
     (``tests/test_grace.py``), draws alike. Identical commands of one day are told
     apart by their order that day (``Game.execute``)."""
-    args = json.dumps(dict(cmd.args), sort_keys=True, ensure_ascii=False, default=str)
-    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{args}"
+    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{canonical_args(cmd.args)}"
+
+
+_encode_string = json.encoder.encode_basestring  # (what ``json.dumps`` uses, ensure_ascii off)
+
+
+def canonical_args(args: Mapping[str, Any]) -> str:
+    """``json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)``, the
+    same text, written directly for the arguments commands carry (strings, whole numbers,
+    booleans, ``None`` and lists of them); anything else goes through ``json.dumps``."""
+    parts = []
+    for key in sorted(args):
+        if type(key) is not str:
+            break
+        value = args[key]
+        kind = type(value)
+        if kind is str:
+            text = _encode_string(value)
+        elif kind is bool:
+            text = "true" if value else "false"
+        elif kind is int:
+            text = int.__repr__(value)
+        elif value is None:
+            text = "null"
+        elif kind is list and all(type(v) is str for v in value):
+            text = "[" + ", ".join([_encode_string(v) for v in value]) + "]"
+        else:
+            break
+        parts.append(f"{_encode_string(key)}: {text}")
+    else:
+        return "{" + ", ".join(parts) + "}"
+    return json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)
 
 
 class Game:
@@ -322,8 +351,17 @@ class Game:
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
-        # the timers only change as events apply: kept until the next event
-        return self.state.memoized("next_timer", self._compute_next_timer)
+        # the timers depend only on the open trials (an event that opens or ends one moves
+        # ``board_count``), the days closed, the cut-off and the end of play: kept until
+        # one of them changes, not recomputed after each message or score line
+        g = self.state
+        key = (g.board_count, g.days_closed, g.cutoff_done, g.play_ended)
+        hit = g.memo_cache.get("next_timer")
+        if hit is not None and hit[1][0] == key:
+            return cast(tuple[datetime, int, int] | None, hit[1][1])
+        nxt = self._compute_next_timer()
+        g.memo_cache["next_timer"] = (-1, (key, nxt))
+        return nxt
 
     def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
         g = self.state
@@ -429,7 +467,8 @@ class Game:
         if cmd.at.tzinfo is None:
             raise RuleViolation("invalid_argument", "Heure sans fuseau horaire.")
         # every recorded instant is UTC, whatever zone the caller used (see clock.py)
-        cmd = dataclasses.replace(cmd, at=cmd.at.astimezone(UTC))
+        if cmd.at.tzinfo is not UTC:
+            cmd = Command(cmd.action, cmd.by, cmd.at.astimezone(UTC), cmd.args)
         if g.clock is not None and cmd.at < g.clock:
             raise RuleViolation(
                 "invalid_argument",
