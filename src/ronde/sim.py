@@ -27,7 +27,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import CAUSES_FR, RONDE_IDS, french_name
-from .engine.views import game_master_brief, player_brief
+from .engine.views import game_master_brief, player_brief, settle_briefs
 from .setup import draw
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
@@ -46,6 +46,8 @@ class SimResult:
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
     res.actions += 1
+    # what the actor read of his brief stays as it was before his action
+    settle_briefs(game.state, by)
     try:
         game.act(verb, by, at, **args)
         return True

@@ -11,7 +11,7 @@ characters is :mod:`ronde.engine.registry`, given to the game when it is built
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, ValuesView
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .commands import Command
 from .context import Context
@@ -289,3 +289,16 @@ def every_character(g: GameState) -> ValuesView[Character]:
     """Every character module of the game's registry, in its order (for hooks that any
     character may answer, e.g. ``after_unmasking``)."""
     return g.characters.values()
+
+
+def answering(g: GameState, hook: str) -> tuple[Character, ...]:
+    """The modules of :func:`every_character`, in its order, whose class overrides the
+    base ``hook`` (a no-op answer: asking only these gives the same answer, quicker);
+    found once per game (kept in its :attr:`~GameState.memo_cache`)."""
+    key = f"answering:{hook}"
+    hit = g.memo_cache.get(key)
+    if hit is None:
+        base = getattr(Character, hook)
+        found = tuple(m for m in g.characters.values() if getattr(type(m), hook) is not base)
+        hit = g.memo_cache[key] = (-1, found)
+    return cast(tuple[Character, ...], hit[1])
