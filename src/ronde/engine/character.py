@@ -11,7 +11,7 @@ characters is :mod:`ronde.engine.registry`, given to the game when it is built
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, ValuesView
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from .commands import Command
 from .context import Context
@@ -295,10 +295,9 @@ def answering(g: GameState, hook: str) -> tuple[Character, ...]:
     """The modules of :func:`every_character`, in its order, whose class overrides the
     base ``hook`` (a no-op answer: asking only these gives the same answer, quicker);
     found once per game (kept in its :attr:`~GameState.memo_cache`)."""
-    key = f"answering:{hook}"
-    hit = g.memo_cache.get(key)
-    if hit is None:
+
+    def found() -> tuple[Character, ...]:
         base = getattr(Character, hook)
-        found = tuple(m for m in g.characters.values() if getattr(type(m), hook) is not base)
-        hit = g.memo_cache[key] = (-1, found)
-    return cast(tuple[Character, ...], hit[1])
+        return tuple(m for m in g.characters.values() if getattr(type(m), hook) is not base)
+
+    return g.constant(f"answering:{hook}", found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
-from typing import Any, cast
+from typing import Any
 
 from . import accusations, admin, chorus, constraints, trials, verdicts
 from .character import Character, character_of, every_character
@@ -358,7 +358,8 @@ class Game:
         key = (g.board_count, g.days_closed, g.cutoff_done, g.play_ended)
         hit = g.memo_cache.get("next_timer")
         if hit is not None and hit[1][0] == key:
-            return cast(tuple[datetime, int, int] | None, hit[1][1])
+            kept: tuple[datetime, int, int] | None = hit[1][1]
+            return kept
         nxt = self._compute_next_timer()
         g.memo_cache["next_timer"] = (-1, (key, nxt))
         return nxt

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .character import character_of
 from .chorus import available
@@ -47,7 +47,8 @@ def _time(g: GameState, t: datetime) -> str:
     text = shown.get(t)
     if text is None:
         text = shown[t] = format_time(g.start, t)
-    return cast(str, text)
+    shown_text: str = text
+    return shown_text
 
 
 def public_identities(g: GameState) -> dict[str, str]:
@@ -480,7 +481,7 @@ def _brief_trials(
         if t.status != "open" and not (t.concluded and not t.announced):
             continue
         involved = frozenset({t.opener, *(c.author for c in t.complaints)})
-        public_complaints = sum(1 for c in t.complaints if not c.anonymous)
+        public_complaints = len([c for c in t.complaints if not c.anonymous])
         accused = [g.pseudo(s) for s in t.accused]
         out.append((t.number, accused, t.supposed, involved, public_complaints, t.status == "open"))
     return out
@@ -555,7 +556,7 @@ class LazyView(dict[str, Any]):
 def _cached_brief(g: GameState, key: str) -> LazyView | None:
     hit = g.memo_cache.get(key)
     if hit is not None and hit[0] == g.event_count:
-        brief = cast(LazyView, hit[1])
+        brief: LazyView = hit[1]
         if brief.fresh():
             return brief
     return None
@@ -643,7 +644,7 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
             # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
             "anonymous_right": lambda: anonymous_right(g, p, opening=False) if masked else None,
             "masked_players": lambda: g.memoized_board(
-                "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
+                "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
             ),
         },
     )
