@@ -188,6 +188,10 @@ def play_cast(
     characters = sorted(set(cast.values()))
     res.masked_by_day = {c: [] for c in characters}
     order = list(game.state.players)
+    # the seats of each original Character (never changes)
+    originals = {
+        c: [s for s, p in game.state.players.items() if p.original == c] for c in characters
+    }
     for day in range(1, 14):
         for i, (hour, minute) in enumerate(SLOTS):
             at = at_clock(start, day, hour, minute)
@@ -206,8 +210,10 @@ def play_cast(
                     _post(game, order, at, rng, res, posts)
         g = game.state
         for c in characters:
-            holders = [s for s, p in g.players.items() if p.original == c]
-            masked = sum(1 for s in holders if g.players[s].masked and g.players[s].character == c)
+            holders = originals[c]
+            masked = len(
+                [s for s in holders if g.players[s].masked and g.players[s].character == c]
+            )
             res.masked_by_day[c].append(masked / len(holders) if holders else 0.0)
     end = at_clock(start, 13, 23, 30)
     game.advance(end)

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from . import accusations, admin, chorus, constraints, trials, verdicts
-from .character import Character, character_of, every_character
+from .character import Character, answering, character_of
 from .clock import LAST_DAY, cutoff_1313, day_start, format_time
 from .commands import Command
 from .context import Context
@@ -212,6 +212,10 @@ def validate_setup(
 
 
 TIMER_KINDS = ("expiry", "cutoff", "day_end", "end_of_play")
+
+#: the base hooks a holder's duties run (a module that keeps them has none: not called)
+BASE_ON_DAY_CLOSED = Character.on_day_closed
+BASE_ON_CUTOFF = Character.on_cutoff
 
 
 def timer_key(kind: int, arg: int) -> str:
@@ -421,8 +425,10 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(g, p).on_day_closed(ctx, p, day)
-        for module in every_character(g):
+                module = character_of(g, p)
+                if type(module).on_day_closed is not BASE_ON_DAY_CLOSED:
+                    module.on_day_closed(ctx, p, day)
+        for module in answering(g, "after_day_closed"):
             module.after_day_closed(ctx, day)
         chorus.decide(ctx, day)
         ctx.emit(DayClosed(at=ctx.now, day=day))
@@ -435,8 +441,10 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(g, p).on_cutoff(ctx, p)
-        for module in every_character(g):
+                module = character_of(g, p)
+                if type(module).on_cutoff is not BASE_ON_CUTOFF:
+                    module.on_cutoff(ctx, p)
+        for module in answering(g, "after_cutoff"):
             module.after_cutoff(ctx)
         ctx.emit(CutoffPassed(at=ctx.now))
 
@@ -475,7 +483,9 @@ class Game:
                 "invalid_argument",
                 f"Heure antérieure au dernier événement ({format_time(g.start, g.clock)}).",
             )
-        self.advance(cmd.at)
+        # (the next timer is kept: no call to ``advance`` when none is due)
+        if not g.game_ended and (nxt := self._next_timer()) is not None and nxt[0] <= cmd.at:
+            self.advance(cmd.at)
         start = len(self.log)
         entry = self._actions.get(cmd.action)
         if entry is None:

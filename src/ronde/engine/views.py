@@ -471,19 +471,24 @@ def _view(g: GameState, viewer: str) -> View:
     return player_view(g, seat)
 
 
-def _brief_trials(
-    g: GameState,
-) -> list[tuple[int, list[str], str, frozenset[str], int, bool]]:
-    """The open (or unannounced) trials as bots need them, shared by every viewer;
-    ``involved`` (opener and complainants) only answers "is it mine?" for the viewer."""
+def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
+    """The open (or unannounced) trials as bots need them, shared by every viewer (read
+    them, do not change them): for each, who is involved (opener and complainants) and
+    the trial as it shows to one of them (``mine``) and to anyone else."""
     out = []
     for t in g.trials:
         if t.status != "open" and not (t.concluded and not t.announced):
             continue
-        involved = frozenset({t.opener, *(c.author for c in t.complaints)})
-        public_complaints = len([c for c in t.complaints if not c.anonymous])
-        accused = [g.pseudo(s) for s in t.accused]
-        out.append((t.number, accused, t.supposed, involved, public_complaints, t.status == "open"))
+        involved = frozenset({t.opener, *[c.author for c in t.complaints]})
+        shown = {
+            "number": t.number,
+            "accused": [g.pseudo(s) for s in t.accused],
+            "supposed": t.supposed,
+            "mine": False,
+            "public_complaints": len([c for c in t.complaints if not c.anonymous]),
+            "open": t.status == "open",
+        }
+        out.append((involved, {**shown, "mine": True}, shown))
     return out
 
 
@@ -494,13 +499,11 @@ class LazyView(dict[str, Any]):
     Reading, iterating or comparing it as a whole settles it first."""
 
     __slots__ = ("_clock", "_count", "_g", "_later")
-
-    def __init__(
-        self, g: GameState, ready: dict[str, Any], later: dict[str, Callable[[], Any]]
-    ) -> None:
-        super().__init__(ready)
-        self._g, self._count, self._clock = g, g.event_count, g.clock
-        self._later = later
+    _g: GameState
+    _count: int
+    _clock: datetime | None
+    #: the entries not computed yet: name -> how to compute it
+    _later: dict[str, Callable[[], Any]]
 
     def __missing__(self, key: str) -> Any:
         compute = self._later.pop(key, None)
@@ -593,61 +596,53 @@ def settle_briefs(g: GameState, name: str) -> None:
 def _player_brief(g: GameState, seat: str) -> LazyView:
     p = g.players[seat]
     day = g.day()
+    masked = p.masked
 
     def open_trials() -> list[View]:
         return [
-            {
-                "number": number,
-                "accused": accused,
-                "supposed": supposed,
-                "mine": seat in involved,
-                "public_complaints": public_complaints,
-                "open": is_open,
-            }
-            for number, accused, supposed, involved, public_complaints, is_open in (
-                g.memoized_board("brief_trials", lambda: _brief_trials(g))
-            )
+            mine if seat in involved else other
+            for involved, mine, other in g.memoized_board("brief_trials", lambda: _brief_trials(g))
         ]
 
     def known() -> dict[str, str]:
-        public = g.memoized_board(
+        public: dict[str, str] = g.memoized_board(
             "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
         )
-        return public | {g.pseudo(o): c for o, c in p.learned.items()} if p.learned else public
+        if not p.learned:
+            return public  # (shared: read it, do not change it)
+        return public | {g.pseudo(o): c for o, c in p.learned.items()}
 
     def can_act() -> bool:
         return (
-            p.masked
+            masked
             and p.unofficial is None
             and seat not in g.asleep.get(day, ())
             and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
         )
 
-    masked = p.masked
-    return LazyView(
-        g,
-        {
-            "pseudo": p.pseudo,
-            "masked": masked,
-            "character": p.character if masked else None,
-            "new_extra": p.new_extra,
-            "chorus": (not masked) and p.alive,
-            "day": day,
-        },
-        {
-            "targets": lambda: sorted(legal_targets(g, p, anonymous=p.new_extra)) if masked else [],
-            "can_act": can_act,
-            "open_trials": open_trials,
-            "known": known,
-            # what the game masters told him privately, by kind (e.g. "monstrous")
-            "told": lambda: frozenset(g.told_kinds.get(seat, ())),
-            # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
-            "anonymous_right": lambda: anonymous_right(g, p, opening=False) if masked else None,
-            "masked_players": lambda: g.memoized_board(
-                "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
-            ),
-        },
+    brief = LazyView(
+        pseudo=p.pseudo,
+        masked=masked,
+        character=p.character if masked else None,
+        new_extra=p.new_extra,
+        chorus=(not masked) and p.alive,
+        day=day,
     )
+    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
+    brief._later = {
+        "targets": lambda: sorted(legal_targets(g, p, anonymous=p.new_extra)) if masked else [],
+        "can_act": can_act,
+        "open_trials": open_trials,
+        "known": known,
+        # what the game masters told him privately, by kind (e.g. "monstrous")
+        "told": lambda: frozenset(g.told_kinds.get(seat, ())),
+        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
+        "anonymous_right": lambda: anonymous_right(g, p, opening=False) if masked else None,
+        "masked_players": lambda: g.memoized_board(
+            "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
+        ),
+    }
+    return brief
 
 
 def private_brief(g: GameState, seat: str) -> View:
@@ -672,26 +667,24 @@ def game_master_brief(g: GameState) -> View:
 
 def _game_master_brief(g: GameState) -> LazyView:
     day = g.day()
-    return LazyView(
-        g,
-        {
-            "day": day,
-            "to_announce": [t.number for t in g.trials if t.concluded and not t.announced],
-            "theme_set": day in g.themes,
-        },
-        {
-            "constraint_today": lambda: [
-                p.pseudo
-                for seat, p in g.players.items()
-                if p.masked
-                and (span := constraint_range(g, p)) is not None
-                and span[0] <= day <= span[1]
-                and not covered(g, seat, day)
-            ],
-            "extra_vacancies": lambda: (
-                g.n_extras
-                - sum(1 for p in g.players.values() if p.masked and p.character == "extra")
-            ),
-            "chorus": lambda: sorted(g.pseudo(s) for s in g.chorus()),
-        },
+    brief = LazyView(
+        day=day,
+        to_announce=[t.number for t in g.trials if t.concluded and not t.announced],
+        theme_set=day in g.themes,
     )
+    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
+    brief._later = {
+        "constraint_today": lambda: [
+            p.pseudo
+            for seat, p in g.players.items()
+            if p.masked
+            and (span := constraint_range(g, p)) is not None
+            and span[0] <= day <= span[1]
+            and not covered(g, seat, day)
+        ],
+        "extra_vacancies": lambda: (
+            g.n_extras - len([p for p in g.players.values() if p.masked and p.character == "extra"])
+        ),
+        "chorus": lambda: sorted([g.pseudo(s) for s in g.chorus()]),
+    }
+    return brief
