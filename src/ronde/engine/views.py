@@ -253,6 +253,13 @@ def _chorus_view(g: GameState, seat: str) -> View:
     }
 
 
+def chorus_available(g: GameState) -> list[str]:
+    """The chorus's actions available now as its members see them (the ``available`` of
+    :func:`chorus_view`), without the rest of that view: for bots."""
+    with before_verdicts(g):
+        return sorted(available(g))
+
+
 def public_view(g: GameState) -> View:
     """The public board: trials, verdicts, the unmasked and their cause, announcements."""
     with before_verdicts(g):
@@ -614,8 +621,7 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
 
     def can_act() -> bool:
         return (
-            masked
-            and p.unofficial is None
+            p.unofficial is None
             and seat not in g.asleep.get(day, ())
             and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
         )
@@ -629,19 +635,25 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
         day=day,
     )
     brief._g, brief._count, brief._clock = g, g.event_count, g.clock
-    brief._later = {
-        "targets": lambda: sorted(legal_targets(g, p, anonymous=p.new_extra)) if masked else [],
-        "can_act": can_act,
+    later: dict[str, Callable[[], Any]] = {
         "open_trials": open_trials,
         "known": known,
-        # what the game masters told him privately, by kind (e.g. "monstrous")
-        "told": lambda: frozenset(g.told_kinds.get(seat, ())),
-        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
-        "anonymous_right": lambda: anonymous_right(g, p, opening=False) if masked else None,
         "masked_players": lambda: g.memoized_board(
             "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
         ),
     }
+    # what the game masters told him privately, by kind (e.g. "monstrous")
+    told = g.told_kinds.get(seat, ())
+    if masked:
+        brief["told"] = frozenset(told)
+        later["targets"] = lambda: sorted(legal_targets(g, p, anonymous=p.new_extra))
+        later["can_act"] = can_act
+        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
+        later["anonymous_right"] = lambda: anonymous_right(g, p, opening=False)
+    else:  # (none of these once unmasked)
+        brief.update(targets=[], can_act=False, anonymous_right=None)
+        later["told"] = lambda: frozenset(told)
+    brief._later = later
     return brief
 
 
