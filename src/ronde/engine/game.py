@@ -241,6 +241,8 @@ def canonical_args(args: Mapping[str, Any]) -> str:
     """``json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)``, the
     same text, written directly for the arguments commands carry (strings, whole numbers,
     booleans, ``None`` and lists of them); anything else goes through ``json.dumps``."""
+    if not args:
+        return "{}"
     parts = []
     for key in sorted(args):
         if type(key) is not str:

@@ -20,9 +20,9 @@ if TYPE_CHECKING:  # (the Character base reads the state: no import at run time)
     from .character import Character
 
 CHORUS = "chorus"
-#: the tables of :meth:`GameState.times` (what depends only on instants, the start date
-#: and the options: true in any what-if)
-TIME_TABLES = ("days", "day_starts", "shown", "timers")
+#: the tables of :meth:`GameState.times` (what depends only on instants, the start date,
+#: the options and the Ronde: true in any what-if)
+TIME_TABLES = ("days", "day_starts", "shown", "timers", "walks")
 T = TypeVar("T")
 
 
@@ -243,9 +243,9 @@ class GameState:
         return at
 
     def times(self, key: str) -> dict[Any, Any]:
-        """A table of what depends only on instants, the start date and the options
-        (days, day starts, game times as shown), which never change: kept across events
-        (in :attr:`memo_cache`, which a what-if may empty; bounded)."""
+        """A table of what depends only on instants, the start date, the options and the
+        Ronde (days, day starts, game times as shown, walks of the Ronde), which never
+        change: kept across events and what-ifs (in :attr:`memo_cache`; bounded)."""
         hit = self.memo_cache.get(key)
         if hit is None or len(hit[1]) > 4096:
             hit = self.memo_cache[key] = (-1, {})
