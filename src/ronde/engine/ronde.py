@@ -65,7 +65,10 @@ def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
     live = live_slots(g)
     # a walk depends only on the Ronde and the live slots: kept by their value, across
     # events and what-ifs (see ``GameState.times``)
-    walks: dict[tuple[frozenset[str], str, int, int], list[str]] = g.times("walks")
+    hit = g.memo_cache.get("walks")
+    walks: dict[tuple[frozenset[str], str, int, int], list[str]] = (
+        hit[1] if hit is not None and len(hit[1]) <= 4096 else g.times("walks")
+    )
     key = (live, slot, k, step)
     out = walks.get(key)
     if out is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .clock import TRIAL_WINDOW, counting_day, counting_start, cutoff_1313, elapsed
 from .items import ItemCatalog
 from .names import fold_name
-from .options import option
+from .options import HOUSE_RULES
 
 if TYPE_CHECKING:  # (the Character base reads the state: no import at run time)
     from .character import Character
@@ -262,8 +262,9 @@ class GameState:
         return kept
 
     def opt(self, rid: str) -> str:
-        """The value of house rule ``rid`` for this game."""
-        return option(self.options, rid)
+        """The value of house rule ``rid`` for this game (:func:`~.options.option`)."""
+        value = self.options.get(rid)
+        return value if value is not None else HOUSE_RULES[rid][0]
 
     # -- people -------------------------------------------------------------
     def seat_of(self, name: str) -> str | None:
@@ -307,6 +308,5 @@ class GameState:
             return cutoff_1313(self.start)
         return self.day_start(14)
 
-    def action_day(self, t: datetime) -> int:
-        """The day an action at ``t`` counts for (R5.15, A9): the same as :meth:`day`."""
-        return self.day(t)
+    #: the day an action at ``t`` counts for (R5.15, A9): :meth:`day` itself
+    action_day = day
