@@ -644,10 +644,10 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
     }
     # what the game masters told him privately, by kind (e.g. "monstrous")
     told = g.told_kinds.get(seat, ())
-    if masked:
+    if masked:  # (what a masked bot reads on nearly every turn: computed at once)
         brief["told"] = frozenset(told)
-        later["targets"] = lambda: sorted(legal_targets(g, p, anonymous=p.new_extra))
-        later["can_act"] = can_act
+        brief["can_act"] = can_act()
+        brief["targets"] = sorted(legal_targets(g, p, anonymous=p.new_extra))
         # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
         later["anonymous_right"] = lambda: anonymous_right(g, p, opening=False)
     else:  # (none of these once unmasked)
