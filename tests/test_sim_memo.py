@@ -97,8 +97,8 @@ def test_a_lazy_brief_reads_only_the_state_it_was_made_on() -> None:
     settled = dict.copy(partial)
     stale = views.player_brief(g, third)
     g.event_count += 1  # (as an event would)
-    assert "targets" in settled
-    assert partial["targets"] == settled["targets"]  # settled: read as it was
+    assert "open_trials" in settled
+    assert partial["open_trials"] == settled["open_trials"]  # settled: read as it was
     with pytest.raises(RuntimeError):
-        stale["targets"]  # never computed on another state than its own
+        stale["open_trials"]  # never computed on another state than its own
     assert views.player_brief(g, seat) is not brief  # a new state, a new brief
