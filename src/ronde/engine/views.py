@@ -17,7 +17,7 @@ from .character import character_of
 from .chorus import available
 from .clock import format_time
 from .constraints import constraint_range, covered
-from .names import french_name
+from .names import fold_name, french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
@@ -567,7 +567,7 @@ def _cached_brief(g: GameState, key: str) -> LazyView | None:
     hit = g.memo_cache.get(key)
     if hit is not None and hit[0] == g.event_count:
         brief: LazyView = hit[1]
-        if brief.fresh():
+        if brief._clock == g.clock:  # (what ``fresh`` checks: its count is the key's)
             return brief
     return None
 
@@ -588,16 +588,13 @@ def player_brief(g: GameState, seat: str) -> View:
 def settle_briefs(g: GameState, name: str) -> None:
     """Compute what is not read yet of the brief given to ``name`` (a player's pseudo or
     a game master) at this state: before he acts, so that it still reads as it was."""
-    if g.is_game_master(name):
-        key = "brief:game_master"
-    else:
-        seat = g.seat_of(name)
-        if seat is None:
-            return
-        key = f"brief:{seat}"
-    brief = _cached_brief(g, key)
-    if brief is not None:
-        brief.settle()
+    folded = fold_name(name)  # (``is_game_master`` and ``seat_of``, in one reading)
+    key = "brief:game_master" if folded in g.gm_index else f"brief:{g.index.get(folded)}"
+    hit = g.memo_cache.get(key)
+    if hit is not None and hit[0] == g.event_count:
+        brief: LazyView = hit[1]
+        if brief._later and brief._clock == g.clock:
+            brief.settle()
 
 
 def _player_brief(g: GameState, seat: str) -> LazyView:
