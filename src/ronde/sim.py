@@ -27,7 +27,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import CAUSES_FR, RONDE_IDS, french_name
-from .engine.views import game_master_brief, player_brief
+from .engine.views import game_master_brief, player_brief, settle_briefs
 from .setup import draw
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
@@ -46,6 +46,8 @@ class SimResult:
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
     res.actions += 1
+    # what the actor read of his brief stays as it was before his action
+    settle_briefs(game.state, by)
     try:
         game.act(verb, by, at, **args)
         return True
@@ -186,6 +188,10 @@ def play_cast(
     characters = sorted(set(cast.values()))
     res.masked_by_day = {c: [] for c in characters}
     order = list(game.state.players)
+    # the seats of each original Character (never changes)
+    originals = {
+        c: [s for s, p in game.state.players.items() if p.original == c] for c in characters
+    }
     for day in range(1, 14):
         for i, (hour, minute) in enumerate(SLOTS):
             at = at_clock(start, day, hour, minute)
@@ -204,8 +210,10 @@ def play_cast(
                     _post(game, order, at, rng, res, posts)
         g = game.state
         for c in characters:
-            holders = [s for s, p in g.players.items() if p.original == c]
-            masked = sum(1 for s in holders if g.players[s].masked and g.players[s].character == c)
+            holders = originals[c]
+            masked = len(
+                [s for s in holders if g.players[s].masked and g.players[s].character == c]
+            )
             res.masked_by_day[c].append(masked / len(holders) if holders else 0.0)
     end = at_clock(start, 13, 23, 30)
     game.advance(end)

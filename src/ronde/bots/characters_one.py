@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.names import RONDE_IDS
 from ..engine.ronde import slot_live
-from ..engine.views import player_brief, player_view
+from ..engine.views import player_brief, private_brief
 from . import Act, Behaviour
 
 DECORATIONS = ("item_chair_basic", "item_cards", "item_angryc", "item_trestle", "item_lamp")
@@ -164,7 +164,8 @@ def revenant(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) 
 
     if rng.random() < 0.7:
         return
-    roles = player_view(game.state, seat)["me"].get("given_roles", {})
+    # (what his character tells him: the ``me`` of his ``player_view``, less the rest)
+    roles = private_brief(game.state, seat).get("given_roles", {})
     for role in roles:
         behaviour = POWERS.get(role)
         if behaviour is not None and role != "revenant":

@@ -17,7 +17,7 @@ from ..engine.character import ListedJokers
 from ..engine.game import Game
 from ..engine.names import RONDE_IDS
 from ..engine.registry import REGISTRY
-from ..engine.views import chorus_view, player_brief, private_brief
+from ..engine.views import chorus_available, player_brief, private_brief
 from . import Act, Behaviour
 
 SECRET_DAYS = (4, 8, 12)
@@ -221,7 +221,7 @@ def chorus(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) ->
     if rng.random() > 0.3:
         return
     brief = player_brief(game.state, seat)
-    available = set(chorus_view(game.state, seat)["available"]) & {"put_to_sleep", "spread_secret"}
+    available = set(chorus_available(game.state)) & {"put_to_sleep", "spread_secret"}
     if not available or brief["day"] >= 13:
         return
     suspects = [p for p in brief["masked_players"] if p not in brief["known"]]

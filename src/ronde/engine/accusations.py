@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .character import character_of, every_character
+from .character import answering, character_of
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
@@ -155,7 +155,7 @@ def emit_opening(
         arguments=arguments,
     )
     trial = g.trials[number - 1]
-    for module in every_character(g):
+    for module in answering(g, "after_trial_opened"):
         module.after_trial_opened(ctx, trial)
     return trial
 
@@ -255,7 +255,7 @@ def file_complaint(
         )
     )
     complaint = t.complaints[-1]
-    for module in every_character(g):
+    for module in answering(g, "after_complaint"):
         module.after_complaint(ctx, t, complaint)
     if t.concluded:
         _score_late(ctx, t, complaint)

@@ -289,3 +289,15 @@ def every_character(g: GameState) -> ValuesView[Character]:
     """Every character module of the game's registry, in its order (for hooks that any
     character may answer, e.g. ``after_unmasking``)."""
     return g.characters.values()
+
+
+def answering(g: GameState, hook: str) -> tuple[Character, ...]:
+    """The modules of :func:`every_character`, in its order, whose class overrides the
+    base ``hook`` (a no-op answer: asking only these gives the same answer, quicker);
+    found once per game (kept in its :attr:`~GameState.memo_cache`)."""
+
+    def found() -> tuple[Character, ...]:
+        base = getattr(Character, hook)
+        return tuple(m for m in g.characters.values() if getattr(type(m), hook) is not base)
+
+    return g.constant(f"answering:{hook}", found)

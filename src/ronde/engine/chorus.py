@@ -78,7 +78,7 @@ def chorus_actions(characters: Iterable[Character]) -> dict[str, tuple[Validator
 
 def _actions(g: GameState) -> dict[str, tuple[Validator, Executor]]:
     """The chorus actions of ``g``'s registry."""
-    return g.memoized("chorus_actions", lambda: chorus_actions(every_character(g)))
+    return g.constant("chorus_actions", lambda: chorus_actions(every_character(g)))
 
 
 def available(g: GameState) -> set[str]:

@@ -8,14 +8,13 @@ rebuilds the same state from a log without deciding anything again.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
 from . import accusations, admin, chorus, constraints, trials, verdicts
-from .character import Character, character_of, every_character
+from .character import Character, answering, character_of
 from .clock import LAST_DAY, cutoff_1313, day_start, format_time
 from .commands import Command
 from .context import Context
@@ -217,6 +216,10 @@ def validate_setup(
 
 TIMER_KINDS = ("expiry", "cutoff", "day_end", "end_of_play")
 
+#: the base hooks a holder's duties run (a module that keeps them has none: not called)
+BASE_ON_DAY_CLOSED = Character.on_day_closed
+BASE_ON_CUTOFF = Character.on_cutoff
+
 
 def timer_key(kind: int, arg: int) -> str:
     """The identity of a timer for its draws: its kind and its argument (the trial that
@@ -231,8 +234,40 @@ def command_key(cmd: Command, day: int) -> str:
     instant: a command recorded a few minutes off, or a whole game moved by A9's grace
     (``tests/test_grace.py``), draws alike. Identical commands of one day are told
     apart by their order that day (``Game.execute``)."""
-    args = json.dumps(dict(cmd.args), sort_keys=True, ensure_ascii=False, default=str)
-    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{args}"
+    return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{canonical_args(cmd.args)}"
+
+
+_encode_string = json.encoder.encode_basestring  # (what ``json.dumps`` uses, ensure_ascii off)
+
+
+def canonical_args(args: Mapping[str, Any]) -> str:
+    """``json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)``, the
+    same text, written directly for the arguments commands carry (strings, whole numbers,
+    booleans, ``None`` and lists of them); anything else goes through ``json.dumps``."""
+    if not args:
+        return "{}"
+    parts = []
+    for key in sorted(args):
+        if type(key) is not str:
+            break
+        value = args[key]
+        kind = type(value)
+        if kind is str:
+            text = _encode_string(value)
+        elif kind is bool:
+            text = "true" if value else "false"
+        elif kind is int:
+            text = int.__repr__(value)
+        elif value is None:
+            text = "null"
+        elif kind is list and all(type(v) is str for v in value):
+            text = "[" + ", ".join([_encode_string(v) for v in value]) + "]"
+        else:
+            break
+        parts.append(f"{_encode_string(key)}: {text}")
+    else:
+        return "{" + ", ".join(parts) + "}"
+    return json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)
 
 
 class Game:
@@ -324,8 +359,18 @@ class Game:
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
-        # the timers only change as events apply: kept until the next event
-        return self.state.memoized("next_timer", self._compute_next_timer)
+        # the timers depend only on the open trials (an event that opens or ends one moves
+        # ``board_count``), the days closed, the cut-off and the end of play: kept until
+        # one of them changes, not recomputed after each message or score line
+        g = self.state
+        key = (g.board_count, g.days_closed, g.cutoff_done, g.play_ended)
+        hit = g.memo_cache.get("next_timer")
+        if hit is not None and hit[1][0] == key:
+            kept: tuple[datetime, int, int] | None = hit[1][1]
+            return kept
+        nxt = self._compute_next_timer()
+        g.memo_cache["next_timer"] = (-1, (key, nxt))
+        return nxt
 
     def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
         g = self.state
@@ -384,8 +429,10 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(g, p).on_day_closed(ctx, p, day)
-        for module in every_character(g):
+                module = character_of(g, p)
+                if type(module).on_day_closed is not BASE_ON_DAY_CLOSED:
+                    module.on_day_closed(ctx, p, day)
+        for module in answering(g, "after_day_closed"):
             module.after_day_closed(ctx, day)
         chorus.decide(ctx, day)
         ctx.emit(DayClosed(at=ctx.now, day=day))
@@ -398,8 +445,10 @@ class Game:
         for seat in list(g.players):
             p = g.players[seat]
             if p.masked:
-                character_of(g, p).on_cutoff(ctx, p)
-        for module in every_character(g):
+                module = character_of(g, p)
+                if type(module).on_cutoff is not BASE_ON_CUTOFF:
+                    module.on_cutoff(ctx, p)
+        for module in answering(g, "after_cutoff"):
             module.after_cutoff(ctx)
         ctx.emit(CutoffPassed(at=ctx.now))
 
@@ -431,13 +480,16 @@ class Game:
         if cmd.at.tzinfo is None:
             raise RuleViolation("invalid_argument", "Heure sans fuseau horaire.")
         # every recorded instant is UTC, whatever zone the caller used (see clock.py)
-        cmd = dataclasses.replace(cmd, at=cmd.at.astimezone(UTC))
+        if cmd.at.tzinfo is not UTC:
+            cmd = Command(cmd.action, cmd.by, cmd.at.astimezone(UTC), cmd.args)
         if g.clock is not None and cmd.at < g.clock:
             raise RuleViolation(
                 "invalid_argument",
                 f"Heure antérieure au dernier événement ({format_time(g.start, g.clock)}).",
             )
-        self.advance(cmd.at)
+        # (the next timer is kept: no call to ``advance`` when none is due)
+        if not g.game_ended and (nxt := self._next_timer()) is not None and nxt[0] <= cmd.at:
+            self.advance(cmd.at)
         start = len(self.log)
         entry = self._actions.get(cmd.action)
         if entry is None:

@@ -20,11 +20,14 @@ def live_slots(g: GameState) -> frozenset[str]:
         return cached
     first_dies = option(g.options, "A5") == "first"
     live: set[str] = set()
+    players, holding = g.players, g.holders
     for character in g.ronde:
-        holders = g.holders.get(character, [])
-        masked = sum(
-            1 for s in holders if g.players[s].masked and g.players[s].character == character
-        )
+        holders = holding.get(character, ())
+        masked = 0
+        for s in holders:
+            p = players[s]
+            if p.masked and p.character == character:
+                masked += 1
         if character == "decorators" and first_dies:
             if holders and masked == len(holders):
                 live.add(character)
@@ -32,7 +35,7 @@ def live_slots(g: GameState) -> frozenset[str]:
             live.add(character)
     result = frozenset(live)
     if result == cached:
-        result = cached  # the same object: what is cached on it (walks) stays valid
+        result = cached  # the same object (its hash is computed once)
     g.live_cache = (g.event_count, result)
     return result
 
@@ -60,12 +63,13 @@ def slot_live(g: GameState, character: str) -> bool:
 
 def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
     live = live_slots(g)
-    # walks are kept while the live slots stay the same object (see live_slots)
+    # a walk depends only on the Ronde and the live slots: kept by their value, across
+    # events and what-ifs (see ``GameState.times``)
     hit = g.memo_cache.get("walks")
-    if hit is None or hit[1][0] is not live:
-        hit = g.memo_cache["walks"] = (-1, (live, {}))
-    walks: dict[tuple[str, int, int], list[str]] = hit[1][1]
-    key = (slot, k, step)
+    walks: dict[tuple[frozenset[str], str, int, int], list[str]] = (
+        hit[1] if hit is not None and len(hit[1]) <= 4096 else g.times("walks")
+    )
+    key = (live, slot, k, step)
     out = walks.get(key)
     if out is None:
         out = walks[key] = _walk_live(g.ronde, live, slot, k, step)

@@ -9,17 +9,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .clock import TRIAL_WINDOW, counting_day, counting_start, cutoff_1313, elapsed
 from .items import ItemCatalog
 from .names import fold_name
-from .options import option
+from .options import HOUSE_RULES
 
 if TYPE_CHECKING:  # (the Character base reads the state: no import at run time)
     from .character import Character
 
 CHORUS = "chorus"
+#: the tables of :meth:`GameState.times` (what depends only on instants, the start date,
+#: the options and the Ronde: true in any what-if)
+TIME_TABLES = ("days", "day_starts", "shown", "timers", "walks")
 T = TypeVar("T")
 
 
@@ -197,7 +200,8 @@ class GameState:
         Characters, identities or pseudos (:attr:`board_count`): for what views share."""
         hit = self.memo_cache.get(key)
         if hit is not None and hit[0] == self.board_count:
-            return cast(T, hit[1])
+            kept: T = hit[1]  # (no ``cast``: a call, on a hot path)
+            return kept
         value = compute()
         self.memo_cache[key] = (self.board_count, value)
         return value
@@ -206,7 +210,8 @@ class GameState:
         """``compute()``, cached until the next event (the state only changes by events)."""
         hit = self.memo_cache.get(key)
         if hit is not None and hit[0] == self.event_count:
-            return cast(T, hit[1])
+            kept: T = hit[1]
+            return kept
         value = compute()
         self.memo_cache[key] = (self.event_count, value)
         return value
@@ -229,36 +234,47 @@ class GameState:
             except TypeError:  # a naive datetime
                 pass
         hit = memo.get("days")
-        days = hit[1] if hit is not None else self.times("days")
+        days: dict[datetime, int] = hit[1] if hit is not None else self.times("days")
         n = days.get(when)
         if n is None:
             if len(days) > 4096:
                 days.clear()
             n = days[when] = counting_day(self.start, when, self.options)
         memo["day_window"] = (-1, (self.day_start(n), self.day_start(n + 1), n))
-        return cast(int, n)
+        return n
 
     def day_start(self, n: int) -> datetime:
         """When day J*n* starts counting; ``day_start(n + 1)`` is the end of J*n*, when
         its end-of-day checks run (J*n+1* 00:00, plus N minutes under ``grace_N``)."""
-        starts = self.times("day_starts")
+        starts: dict[int, datetime] = self.times("day_starts")
         at = starts.get(n)
         if at is None:
             at = starts[n] = counting_start(self.start, n, self.options)
-        return cast(datetime, at)
+        return at
 
     def times(self, key: str) -> dict[Any, Any]:
-        """A table of what depends only on instants, the start date and the options
-        (days, day starts, game times as shown), which never change: kept across events
-        (in :attr:`memo_cache`, which a what-if may empty; bounded)."""
+        """A table of what depends only on instants, the start date, the options and the
+        Ronde (days, day starts, game times as shown, walks of the Ronde), which never
+        change: kept across events and what-ifs (in :attr:`memo_cache`; bounded)."""
         hit = self.memo_cache.get(key)
         if hit is None or len(hit[1]) > 4096:
             hit = self.memo_cache[key] = (-1, {})
-        return cast(dict[Any, Any], hit[1])
+        table: dict[Any, Any] = hit[1]
+        return table
+
+    def constant(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, kept for the game's life (what depends only on its registry and
+        options; in :attr:`memo_cache`, which a what-if may empty)."""
+        hit = self.memo_cache.get(key)
+        if hit is None:
+            hit = self.memo_cache[key] = (-1, compute())
+        kept: T = hit[1]
+        return kept
 
     def opt(self, rid: str) -> str:
-        """The value of house rule ``rid`` for this game."""
-        return option(self.options, rid)
+        """The value of house rule ``rid`` for this game (:func:`~.options.option`)."""
+        value = self.options.get(rid)
+        return value if value is not None else HOUSE_RULES[rid][0]
 
     # -- people -------------------------------------------------------------
     def seat_of(self, name: str) -> str | None:
@@ -302,6 +318,5 @@ class GameState:
             return cutoff_1313(self.start)
         return self.day_start(14)
 
-    def action_day(self, t: datetime) -> int:
-        """The day an action at ``t`` counts for (R5.15, A9): the same as :meth:`day`."""
-        return self.day(t)
+    #: the day an action at ``t`` counts for (R5.15, A9): :meth:`day` itself
+    action_day = day

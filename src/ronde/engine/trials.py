@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .character import character_of, every_character
+from .character import answering, character_of
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
@@ -158,7 +158,7 @@ def anonymous_right(g: GameState, p: Player, *, opening: bool) -> str | None:
     own = character_of(g, p).anonymous_right(g, p, opening=opening)
     if own is not None:
         return own
-    for module in every_character(g):
+    for module in answering(g, "grants_anonymous"):
         granted = module.grants_anonymous(g, p, opening=opening)
         if granted is not None:
             return granted
@@ -167,7 +167,7 @@ def anonymous_right(g: GameState, p: Player, *, opening: bool) -> str | None:
 
 def compelled(g: GameState, p: Player, t: Trial) -> bool:
     """Whether a power compels ``p`` to complain in ``t`` now (R7.10.4, R5.16.5)."""
-    return any(module.compels_complaint(g, p, t) for module in every_character(g))
+    return any(module.compels_complaint(g, p, t) for module in answering(g, "compels_complaint"))
 
 
 # -- complaints (R5, R5.17) ---------------------------------------------------------
@@ -207,7 +207,7 @@ def is_null(g: GameState, t: Trial, author: str) -> bool:
     p = g.players[author]
     if character_of(g, p).null_as_author(g, p, t):
         return True
-    if any(module.complaint_null(g, p, t) for module in every_character(g)):
+    if any(module.complaint_null(g, p, t) for module in answering(g, "complaint_null")):
         return True
     for s in t.accused:
         a = g.players[s]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .state import GameState, Trial
+from .state import TIME_TABLES, GameState, Trial
 
 #: Causes whose detail (e.g. the day of a failed constraint) may be published (R8.1).
 PUBLIC_DETAIL = frozenset({"constraint", "trial"})
@@ -154,14 +154,18 @@ def _what_if(g: GameState) -> Iterator[None]:
         then = g.flags if later is None else later
         _undo(flags, before, then, skip=VOTES)
     g.flags = flags
-    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    # what is memoized of the state as it is stays out of the what-if, and is valid again
+    # once the state is restored (the tables of instants hold for both)
+    caches = g.live_cache, g.memo_cache
+    g.live_cache = (-1, frozenset())
+    g.memo_cache = {key: g.memo_cache[key] for key in TIME_TABLES if key in g.memo_cache}
     try:
         yield
     finally:
         for p, masked, was, new_extra, count in saved_players:
             p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
         g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
-        g.live_cache, g.memo_cache = (-1, frozenset()), {}
+        g.live_cache, g.memo_cache = caches
 
 
 MOOT = "moot:"

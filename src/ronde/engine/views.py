@@ -9,14 +9,15 @@ what the rules told him, and the public board; the public sees the board.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .character import character_of
 from .chorus import available
 from .clock import format_time
 from .constraints import constraint_range, covered
-from .names import french_name
+from .names import fold_name, french_name
 from .ronde import boost_on, revived, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
@@ -29,6 +30,9 @@ from .unmasking import (
     reading,
 )
 from .work import KINDS, Todo, day_end
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
 
 PUBLIC = "public"
 GAME_MASTER = "game_master"
@@ -43,7 +47,8 @@ def _time(g: GameState, t: datetime) -> str:
     text = shown.get(t)
     if text is None:
         text = shown[t] = format_time(g.start, t)
-    return cast(str, text)
+    shown_text: str = text
+    return shown_text
 
 
 def public_identities(g: GameState) -> dict[str, str]:
@@ -246,6 +251,13 @@ def _chorus_view(g: GameState, seat: str) -> View:
             if seat in members
         ],
     }
+
+
+def chorus_available(g: GameState) -> list[str]:
+    """The chorus's actions available now as its members see them (the ``available`` of
+    :func:`chorus_view`), without the rest of that view: for bots."""
+    with before_verdicts(g):
+        return sorted(available(g))
 
 
 def public_view(g: GameState) -> View:
@@ -466,76 +478,180 @@ def _view(g: GameState, viewer: str) -> View:
     return player_view(g, seat)
 
 
-def _brief_trials(
-    g: GameState,
-) -> list[tuple[int, list[str], str, frozenset[str], int, bool]]:
-    """The open (or unannounced) trials as bots need them, shared by every viewer;
-    ``involved`` (opener and complainants) only answers "is it mine?" for the viewer."""
+def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
+    """The open (or unannounced) trials as bots need them, shared by every viewer (read
+    them, do not change them): for each, who is involved (opener and complainants) and
+    the trial as it shows to one of them (``mine``) and to anyone else."""
     out = []
     for t in g.trials:
         if t.status != "open" and not (t.concluded and not t.announced):
             continue
-        involved = frozenset({t.opener, *(c.author for c in t.complaints)})
-        public_complaints = sum(1 for c in t.complaints if not c.anonymous)
-        accused = [g.pseudo(s) for s in t.accused]
-        out.append((t.number, accused, t.supposed, involved, public_complaints, t.status == "open"))
+        involved = frozenset({t.opener, *[c.author for c in t.complaints]})
+        shown = {
+            "number": t.number,
+            "accused": [g.pseudo(s) for s in t.accused],
+            "supposed": t.supposed,
+            "mine": False,
+            "public_complaints": len([c for c in t.complaints if not c.anonymous]),
+            "open": t.status == "open",
+        }
+        out.append((involved, {**shown, "mine": True}, shown))
     return out
+
+
+class LazyView(dict[str, Any]):
+    """A bot's view whose costly entries are computed when first read, on the state as it
+    was when the view was made (reading one after the state changed raises
+    ``RuntimeError``: :meth:`settle` it before acting if it is read again afterwards).
+    Reading, iterating or comparing it as a whole settles it first."""
+
+    __slots__ = ("_clock", "_count", "_g", "_later")
+    _g: GameState
+    _count: int
+    _clock: datetime | None
+    #: the entries not computed yet: name -> how to compute it
+    _later: dict[str, Callable[[], Any]]
+
+    def __missing__(self, key: str) -> Any:
+        compute = self._later.pop(key, None)
+        if compute is None:
+            raise KeyError(key)
+        if self._g.event_count != self._count or self._g.clock != self._clock:
+            raise RuntimeError(f"vue lue après un changement de la partie : « {key} »")
+        value = self[key] = compute()
+        return value
+
+    def fresh(self) -> bool:
+        """Whether the state is still the one the view was made on."""
+        return self._g.event_count == self._count and self._g.clock == self._clock
+
+    def settle(self) -> LazyView:
+        """Compute every entry not read yet (now, while the state is the view's)."""
+        for key in list(self._later):
+            self.__missing__(key)
+        return self
+
+    # whole-view reads see every entry
+    def __iter__(self) -> Iterator[str]:
+        return super(LazyView, self.settle()).__iter__()
+
+    def __len__(self) -> int:
+        return super(LazyView, self.settle()).__len__()
+
+    def __contains__(self, key: object) -> bool:
+        return super(LazyView, self.settle()).__contains__(key)
+
+    def __eq__(self, other: object) -> bool:
+        return super(LazyView, self.settle()).__eq__(other)
+
+    def __repr__(self) -> str:
+        return super(LazyView, self.settle()).__repr__()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return super(LazyView, self.settle()).get(key, default)
+
+    def keys(self) -> dict_keys[str, Any]:
+        return super(LazyView, self.settle()).keys()
+
+    def values(self) -> dict_values[str, Any]:
+        return super(LazyView, self.settle()).values()
+
+    def items(self) -> dict_items[str, Any]:
+        return super(LazyView, self.settle()).items()
+
+    def copy(self) -> dict[str, Any]:
+        return dict(super(LazyView, self.settle()).items())
+
+
+def _cached_brief(g: GameState, key: str) -> LazyView | None:
+    hit = g.memo_cache.get(key)
+    if hit is not None and hit[0] == g.event_count:
+        brief: LazyView = hit[1]
+        if brief._clock == g.clock:  # (what ``fresh`` checks: its count is the key's)
+            return brief
+    return None
 
 
 def player_brief(g: GameState, seat: str) -> View:
     """A compact player view for bots (a subset of :func:`player_view`): his targets,
     whether he can act, the open trials as the public sees them, and known identities.
-    Kept until the next event or a new instant (read it, do not change it)."""
+    A :class:`LazyView` kept until the next event or a new instant (read it, do not
+    change it; :func:`settle_briefs` before his action if it is read again after)."""
     key = f"brief:{seat}"
+    brief = _cached_brief(g, key)
+    if brief is None:
+        brief = _player_brief(g, seat)
+        g.memo_cache[key] = (g.event_count, brief)
+    return brief
+
+
+def settle_briefs(g: GameState, name: str) -> None:
+    """Compute what is not read yet of the brief given to ``name`` (a player's pseudo or
+    a game master) at this state: before he acts, so that it still reads as it was."""
+    folded = fold_name(name)  # (``is_game_master`` and ``seat_of``, in one reading)
+    key = "brief:game_master" if folded in g.gm_index else f"brief:{g.index.get(folded)}"
     hit = g.memo_cache.get(key)
-    if hit is not None and hit[0] == g.event_count and hit[1][0] == g.clock:
-        return dict(hit[1][1])
-    brief = _player_brief(g, seat)
-    g.memo_cache[key] = (g.event_count, (g.clock, brief))
-    return dict(brief)
+    if hit is not None and hit[0] == g.event_count:
+        brief: LazyView = hit[1]
+        if brief._later and brief._clock == g.clock:
+            brief.settle()
 
 
-def _player_brief(g: GameState, seat: str) -> View:
+def _player_brief(g: GameState, seat: str) -> LazyView:
     p = g.players[seat]
     day = g.day()
-    open_trials = [
-        {
-            "number": number,
-            "accused": accused,
-            "supposed": supposed,
-            "mine": seat in involved,
-            "public_complaints": public_complaints,
-            "open": is_open,
-        }
-        for number, accused, supposed, involved, public_complaints, is_open in g.memoized_board(
-            "brief_trials", lambda: _brief_trials(g)
+    masked = p.masked
+
+    def open_trials() -> list[View]:
+        return [
+            mine if seat in involved else other
+            for involved, mine, other in g.memoized_board("brief_trials", lambda: _brief_trials(g))
+        ]
+
+    def known() -> dict[str, str]:
+        public: dict[str, str] = g.memoized_board(
+            "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
         )
-    ]
-    known = g.memoized_board(
-        "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
+        if not p.learned:
+            return public  # (shared: read it, do not change it)
+        return public | {g.pseudo(o): c for o, c in p.learned.items()}
+
+    def can_act() -> bool:
+        return (
+            p.unofficial is None
+            and seat not in g.asleep.get(day, ())
+            and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
+        )
+
+    brief = LazyView(
+        pseudo=p.pseudo,
+        masked=masked,
+        character=p.character if masked else None,
+        new_extra=p.new_extra,
+        chorus=(not masked) and p.alive,
+        day=day,
     )
-    return {
-        "pseudo": p.pseudo,
-        "masked": p.masked,
-        "character": p.character if p.masked else None,
-        "new_extra": p.new_extra,
-        "chorus": (not p.masked) and p.alive,
-        "day": day,
-        "targets": sorted(legal_targets(g, p, anonymous=p.new_extra)) if p.masked else [],
-        "can_act": p.masked
-        and p.unofficial is None
-        and seat not in g.asleep.get(day, set())
-        and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None,
+    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
+    later: dict[str, Callable[[], Any]] = {
         "open_trials": open_trials,
-        "known": known | {g.pseudo(o): c for o, c in p.learned.items()},
-        # what the game masters told him privately, by kind (e.g. "monstrous")
-        "told": frozenset(g.told_kinds.get(seat, ())),
-        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
-        "anonymous_right": anonymous_right(g, p, opening=False) if p.masked else None,
-        "masked_players": g.memoized_board(
-            "masked_pseudos", lambda: sorted(q.pseudo for q in g.players.values() if q.masked)
+        "known": known,
+        "masked_players": lambda: g.memoized_board(
+            "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
         ),
     }
+    # what the game masters told him privately, by kind (e.g. "monstrous")
+    told = g.told_kinds.get(seat, ())
+    if masked:  # (what a masked bot reads on nearly every turn: computed at once)
+        brief["told"] = frozenset(told)
+        brief["can_act"] = can_act()
+        brief["targets"] = sorted(legal_targets(g, p, anonymous=p.new_extra))
+        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
+        later["anonymous_right"] = lambda: anonymous_right(g, p, opening=False)
+    else:  # (none of these once unmasked)
+        brief.update(targets=[], can_act=False, anonymous_right=None)
+        later["told"] = lambda: frozenset(told)
+    brief._later = later
+    return brief
 
 
 def private_brief(g: GameState, seat: str) -> View:
@@ -548,12 +664,26 @@ def private_brief(g: GameState, seat: str) -> View:
 
 
 def game_master_brief(g: GameState) -> View:
-    """A compact game-master view for the simulator's game-master bot."""
+    """A compact game-master view for the simulator's game-master bot (a
+    :class:`LazyView`, as :func:`player_brief`)."""
+    key = "brief:game_master"
+    brief = _cached_brief(g, key)
+    if brief is None:
+        brief = _game_master_brief(g)
+        g.memo_cache[key] = (g.event_count, brief)
+    return brief
+
+
+def _game_master_brief(g: GameState) -> LazyView:
     day = g.day()
-    return {
-        "day": day,
-        "to_announce": [t.number for t in g.trials if t.concluded and not t.announced],
-        "constraint_today": [
+    brief = LazyView(
+        day=day,
+        to_announce=[t.number for t in g.trials if t.concluded and not t.announced],
+        theme_set=day in g.themes,
+    )
+    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
+    brief._later = {
+        "constraint_today": lambda: [
             p.pseudo
             for seat, p in g.players.items()
             if p.masked
@@ -561,8 +691,9 @@ def game_master_brief(g: GameState) -> View:
             and span[0] <= day <= span[1]
             and not covered(g, seat, day)
         ],
-        "extra_vacancies": g.n_extras
-        - sum(1 for p in g.players.values() if p.masked and p.character == "extra"),
-        "chorus": sorted(g.pseudo(s) for s in g.chorus()),
-        "theme_set": day in g.themes,
+        "extra_vacancies": lambda: (
+            g.n_extras - len([p for p in g.players.values() if p.masked and p.character == "extra"])
+        ),
+        "chorus": lambda: sorted([g.pseudo(s) for s in g.chorus()]),
     }
+    return brief

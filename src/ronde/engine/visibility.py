@@ -26,7 +26,7 @@ def notify_new_targets(ctx: Context) -> None:
             if not p.masked:
                 continue
             current = character_of(g, p).visible_set(g, p)
-            new = sorted(c for c in current if c not in p.told_targets)  # no order (R2.4)
+            new = sorted([c for c in current if c not in p.told_targets])  # no order (R2.4)
             if new:
                 news.append((seat, new))
     for seat, new in news:
