@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -27,6 +28,7 @@ from .names import RONDE_IDS, fold_name, french_name, nearest, resolve_character
 from .options import validate_options
 from .registry import REGISTRY
 from .state import GameState
+from .unmasking import as_known, awaiting_verdict, truly
 from .verdicts import unmask
 
 Handler = Callable[[Context, Command, str], None]
@@ -318,7 +320,9 @@ class Game:
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:
-        evolve(self.state, e)
+        # (rules may read the game as players know it, A77: events apply to the game)
+        with truly(self.state):
+            evolve(self.state, e)
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
@@ -359,16 +363,19 @@ class Game:
                 break
             when, kind, arg = nxt
             ctx = Context(self.state, when, self._emit, timer_key(kind, arg))
-            if kind == 0:
-                trial = self.state.trial(arg)
-                assert trial is not None
-                verdicts.expire(ctx, trial)
-            elif kind == 1:
-                self._cutoff(ctx)
-            elif kind == 2:
-                self._close_day(ctx, arg)
-            else:
+            if kind == 3:
                 admin.end_play(ctx)
+                continue
+            # a timer reads the game as players know it while verdicts wait (A77)
+            with as_known(self.state):
+                if kind == 0:
+                    trial = self.state.trial(arg)
+                    assert trial is not None
+                    verdicts.expire(ctx, trial)
+                elif kind == 1:
+                    self._cutoff(ctx)
+                else:
+                    self._close_day(ctx, arg)
         return self.log[start:]
 
     def _close_day(self, ctx: Context, day: int) -> None:
@@ -450,13 +457,24 @@ class Game:
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         try:
-            self._dispatch(ctx, cmd, who, handler)
+            with self._reading(cmd):
+                self._dispatch(ctx, cmd, who, handler)
         except BaseException:
             if len(self.log) == start:
                 g.clock = previous_clock
             raise
         self._seen[key] = occurrence + 1
         return self.log[start:]
+
+    def _reading(self, cmd: Command) -> AbstractContextManager[None]:
+        """How a command reads the game (A77): as players know it while verdicts wait for
+        their announcement; a game master's command, or one of such a verdict's accused,
+        reads it as it is (his trial actions are refused alike under ``frozen``)."""
+        g = self.state
+        seat = g.seat_of(cmd.by)
+        if seat is None or awaiting_verdict(g, seat) is not None:
+            return nullcontext()  # (the game masters see everything)
+        return as_known(g)
 
     def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
         g = self.state

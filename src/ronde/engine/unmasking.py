@@ -25,7 +25,7 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
         for t in g.trials:
             if not t.concluded or t.announced:
                 continue
-            for s in t.accused:
+            for s in t.flags.get("unmasked", ()):
                 p = g.players[s]
                 if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
                     out[s] = g.revealed[s]
@@ -117,13 +117,17 @@ def before_verdicts(g: GameState) -> Iterator[None]:
             inside.discard(id(g))
 
 
-@contextmanager
-def _what_if(g: GameState) -> Iterator[None]:
-    pending = pending_verdicts(g)
+#: what :func:`_hide` changed, for :func:`_show`: the players' fields, then the game's
+_Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], dict[str, str]]
+
+
+def _hide(g: GameState) -> _Saved | None:
+    """Make ``g`` the game as players know it (see :func:`before_verdicts`); return what
+    :func:`_show` needs to make it the game again, ``None`` when nothing is pending."""
+    if not pending_verdicts(g):
+        return None
     hidden = hidden_unmaskings(g)
-    if not pending:
-        yield
-        return
+    pending = pending_verdicts(g)
     saved_players = []
     for seat, character in hidden.items():
         p = g.players[seat]
@@ -155,13 +159,88 @@ def _what_if(g: GameState) -> Iterator[None]:
         _undo(flags, before, then, skip=VOTES)
     g.flags = flags
     g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    return saved_players, saved, dict(hidden)
+
+
+def _show(g: GameState, saved: _Saved) -> None:
+    """Undo :func:`_hide`."""
+    players, fields, _ = saved
+    for p, masked, was, new_extra, count in players:
+        p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
+    g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = fields
+    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+
+
+@contextmanager
+def _what_if(g: GameState) -> Iterator[None]:
+    saved = _hide(g)
     try:
         yield
     finally:
-        for p, masked, was, new_extra, count in saved_players:
-            p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
-        g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
-        g.live_cache, g.memo_cache = (-1, frozenset()), {}
+        if saved is not None:
+            _show(g, saved)
+
+
+# -- rules read the game as players know it (A77) -----------------------------------
+#: id(state) -> what :func:`_hide` saved while rules read that game as players know it
+#: (``None``: reading it so, nothing pending right now); absent: the game as it is
+_KNOWN: dict[int, _Saved | None] = {}
+
+
+@contextmanager
+def as_known(g: GameState) -> Iterator[None]:
+    """Within the block, the rules read ``g`` as players know it (A77 ``frozen``: a
+    command's or a timer's checks and decisions never depend on an outcome not yet
+    announced); every event still applies to the game itself (:func:`applying`), so a
+    replay of the log rebuilds the same game. Re-entrant; the read lock is held."""
+    with READ_LOCK:
+        key = id(g)
+        if key in _KNOWN:
+            yield
+            return
+        inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+        inside.add(key)
+        _KNOWN[key] = _hide(g)
+        try:
+            yield
+        finally:
+            saved = _KNOWN.pop(key, None)
+            if saved is not None:
+                _show(g, saved)
+            inside.discard(key)
+
+
+@contextmanager
+def truly(g: GameState) -> Iterator[None]:
+    """Within the block, the game as it is, even inside :func:`as_known` (a verdict's own
+    consequences date from its conclusion, R4.10; events apply to the game itself)."""
+    key = id(g)
+    if key not in _KNOWN:
+        yield
+        return
+    saved = _KNOWN.pop(key)
+    if saved is not None:
+        _show(g, saved)
+    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    inside.discard(key)
+    try:
+        yield
+    finally:
+        inside.add(key)
+        _KNOWN[key] = _hide(g)
+
+
+def reading_as_known(g: GameState) -> bool:
+    """Whether the rules read ``g`` as players know it just now (:func:`as_known`)."""
+    return id(g) in _KNOWN
+
+
+def hidden_now(g: GameState) -> dict[str, str]:
+    """:func:`hidden_unmaskings` of the game itself, also while it is read as known."""
+    saved = _KNOWN.get(id(g))
+    if id(g) in _KNOWN:
+        return saved[2] if saved is not None else {}
+    return hidden_unmaskings(g)
 
 
 MOOT = "moot:"
