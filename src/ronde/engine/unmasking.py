@@ -124,7 +124,7 @@ _Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], d
 def _hide(g: GameState) -> _Saved | None:
     """Make ``g`` the game as players know it (see :func:`before_verdicts`); return what
     :func:`_show` needs to make it the game again, ``None`` when nothing is pending."""
-    if not pending_verdicts(g):
+    if not any(t.concluded and not t.announced for t in g.trials):
         return None
     hidden = hidden_unmaskings(g)
     pending = pending_verdicts(g)
@@ -158,8 +158,14 @@ def _hide(g: GameState) -> _Saved | None:
         then = g.flags if later is None else later
         _undo(flags, before, then, skip=VOTES)
     g.flags = flags
-    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
     return saved_players, saved, dict(hidden)
+
+
+def _lasting(g: GameState) -> dict[str, tuple[int, Any]]:
+    """The memoised values that hold whatever the masks (``GameState.times``' tables and
+    the walks, which check the live slots they were made for)."""
+    return {k: v for k, v in g.memo_cache.items() if v[0] == -1}
 
 
 def _show(g: GameState, saved: _Saved) -> None:
@@ -168,7 +174,7 @@ def _show(g: GameState, saved: _Saved) -> None:
     for p, masked, was, new_extra, count in players:
         p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
     g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = fields
-    g.live_cache, g.memo_cache = (-1, frozenset()), {}
+    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
 
 
 @contextmanager

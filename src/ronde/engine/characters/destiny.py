@@ -259,6 +259,8 @@ class Destiny(Character):
         today = self.entry(g, p, day)
         if today is None or not slot_live(g, today):
             return  # a rest day (R7.16.5 b, A54)
+        if any(awaiting_verdict(g, s) is not None for s in g.masked_holders(today)):
+            return  # its holder awaits a verdict she cannot know yet: a rest day too (A77)
         for _kind, number, _anon in p.actions.get(day, []):
             t = g.trial(number)
             if t is not None and t.supposed == today:

@@ -71,6 +71,7 @@ from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
 from ..trials import player_seat, running
+from ..unmasking import awaiting_verdict
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -363,6 +364,8 @@ class TragicHero(Character):
             m = g.players[seat]
             if not m.masked or m.unofficial is not None:
                 continue
+            if g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None:
+                continue  # he awaits a verdict: no trial action of his is accepted (A77)
             if day in g.exemptions.get(seat, set()) or seat in g.asleep.get(day, set()):
                 continue  # sleep and exemptions cover it (R6.8, R3.10), his own Jokers never
             if day in hunt["joker_days"].get(seat, []):
