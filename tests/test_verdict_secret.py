@@ -106,7 +106,7 @@ def both(created: GameCreated, commands: list[Command], number: int) -> tuple[Ga
     return a, b
 
 
-@pytest.mark.parametrize("seed", range(1, 13))
+@pytest.mark.parametrize("seed", range(1, 17))
 def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     with recording() as commands:
         res = play(28, random.Random(seed))
