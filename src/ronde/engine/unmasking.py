@@ -46,7 +46,8 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
     for t in g.trials:
         if t.concluded and not t.announced and seat in t.accused:
             remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
-            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
+            # (masked only as players know him: not a new mask, A77)
+            if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
                 continue
             return t
     return None

@@ -313,6 +313,8 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
         _after_unmasking(ctx, seat, character, "trial")
     # a failure while the verdict waited takes effect now (R4.15, A77)
     settle_unofficial(ctx, t)
+    for module in every_character(g):  # duties judged while it waited (A77)
+        module.after_announcement(ctx, t)
     notify_new_targets(ctx)
 
 
