@@ -49,7 +49,8 @@ def _time(g: GameState, t: datetime) -> str:
 def public_identities(g: GameState) -> dict[str, str]:
     """Seat -> character known to every participant: the unmasked (with the character
     they had) and identities made public by a rule (e.g. the Diva, R7.14.1)."""
-    hidden = hidden_unmaskings(g)  # verdicts not yet announced (R4.8)
+    # verdicts not yet announced (R4.8), until the end publishes every Character (A72)
+    hidden = hidden_unmaskings(g) if not g.game_ended else {}
     out = {s: c for s, c in g.revealed.items() if s not in hidden}
     # (a transfigured player's new mask is secret again: he left g.revealed)
     for seat, character in g.flags.get("public_identities", {}).items():
