@@ -15,23 +15,39 @@ from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, date, datetime
 from typing import Any
 
-from . import accusations, admin, chorus, constraints, trials, verdicts
+from . import accusations, admin, chorus, constraints, trials, unmasking, verdicts
 from .character import Character, character_of, every_character
 from .clock import LAST_DAY, cutoff_1313, day_start, format_time
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
-from .events import CutoffPassed, DayClosed, Event, GameCreated
+from .events import (
+    ComplaintFiled,
+    CutoffPassed,
+    DayClosed,
+    Event,
+    GameCreated,
+    MessageSent,
+    PointsAwarded,
+    Rehearsed,
+)
 from .evolve import evolve, new_state
 from .items import ItemCatalog
 from .names import RONDE_IDS, fold_name, french_name, nearest, resolve_character
 from .options import validate_options
 from .registry import REGISTRY
-from .state import GameState
+from .state import CHORUS, GameState
 from .unmasking import as_known, awaiting_verdict, truly
 from .verdicts import unmask
 
 Handler = Callable[[Context, Command, str], None]
+
+#: events whose application reads and writes nothing the game as players know it
+#: changes (masks, Characters, the revealed, the Secretary, the flags, A77): applied to
+#: it as they are (the chorus's points, in the flags under A64 ``at_end``, excepted)
+_APART_FROM_MASKS: frozenset[type[Event]] = frozenset(
+    {MessageSent, Rehearsed, ComplaintFiled, PointsAwarded}
+)
 
 #: action -> (who may do it: "player" | "game_master", handler)
 CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
@@ -320,9 +336,16 @@ class Game:
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:
-        # (rules may read the game as players know it, A77: events apply to the game)
-        with truly(self.state):
-            evolve(self.state, e)
+        # (rules may read the game as players know it, A77: events apply to the game,
+        # except those that touch nothing the game and players' knowledge differ on)
+        g = self.state
+        apart = type(e) in _APART_FROM_MASKS and not unmasking.moves_a_verdict_instant(g, e)
+        if apart and not (isinstance(e, PointsAwarded) and e.player == CHORUS):
+            evolve(g, e)
+            self.log.append(e)
+            return
+        with truly(g):
+            evolve(g, e)
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:

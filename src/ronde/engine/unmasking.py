@@ -125,8 +125,10 @@ _Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], d
 def _hide(g: GameState) -> _Saved | None:
     """Make ``g`` the game as players know it (see :func:`before_verdicts`); return what
     :func:`_show` needs to make it the game again, ``None`` when nothing is pending."""
-    if not any(t.concluded and not t.announced for t in g.trials):
-        return None
+    if not g.memoized(
+        "any_pending", lambda: any(t.concluded and not t.announced for t in g.trials)
+    ):
+        return None  # (the trials read alike in the game and as known: shared memo)
     hidden = hidden_unmaskings(g)
     pending = pending_verdicts(g)
     saved_players = []
@@ -235,6 +237,15 @@ def truly(g: GameState) -> Iterator[None]:
     finally:
         inside.add(key)
         _KNOWN[key] = _hide(g)
+
+
+def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
+    """Whether applying ``e`` closes the instant of a verdict (``evolve`` then keeps the
+    flags its consequences left: it must read the game itself, A77)."""
+    return any(
+        later is None and (t := g.trials[n - 1]).ended_at is not None and e.at > t.ended_at
+        for n, (_before, later) in g.verdict_flags.items()
+    )
 
 
 def reading_as_known(g: GameState) -> bool:
