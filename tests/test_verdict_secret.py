@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
@@ -248,3 +248,26 @@ def test_views_read_from_threads_at_once_stay_right() -> None:
     finally:
         sys.setswitchinterval(switch)
     assert not wrong
+
+
+def test_a_replay_while_verdicts_wait_rebuilds_the_same_game() -> None:
+    """Rules read the game as players know it while verdicts wait (``as_known``), but
+    every event applies to the game itself: a replay of the log, cut anywhere in such a
+    wait, rebuilds exactly the game the commands built."""
+    from tests.state_dump import canonical
+
+    with recording() as commands:
+        res = play(28, random.Random(4))
+    created = res.game.log[0]
+    assert isinstance(created, GameCreated)
+    cases = concluded_by_command(commands, created)[:5]
+    assert cases
+    for index, _number in cases:
+        for later in (0, 4, 9):
+            game = Game(created, CATALOG)
+            for cmd in commands[: index + 1 + later]:
+                with suppress(RuleViolation):
+                    game.execute(cmd)
+            assert any(t.concluded and not t.announced for t in game.state.trials) or later
+            again = Game.replay(game.log, CATALOG)
+            assert canonical(again.state) == canonical(game.state)
