@@ -491,13 +491,19 @@ class Game:
 
     def _reading(self, cmd: Command) -> AbstractContextManager[None]:
         """How a command reads the game (A77): as players know it while verdicts wait for
-        their announcement; a game master's command, or one of such a verdict's accused,
-        reads it as it is (his trial actions are refused alike under ``frozen``)."""
+        their announcement, but a verdict's accused reads his own verdict as it left him
+        (his trial actions are refused alike under ``frozen``); a game master's command
+        reads it as it is."""
         g = self.state
         seat = g.seat_of(cmd.by)
-        if seat is None or awaiting_verdict(g, seat) is not None:
+        if seat is None:
             return nullcontext()  # (the game masters see everything)
-        return as_known(g)
+        if awaiting_verdict(g, seat) is None:
+            return as_known(g)
+        own = frozenset(
+            t.number for t in g.trials if t.concluded and not t.announced and seat in t.accused
+        )
+        return as_known(g, keep=own)
 
     def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
         g = self.state

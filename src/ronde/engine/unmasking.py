@@ -122,15 +122,21 @@ def before_verdicts(g: GameState) -> Iterator[None]:
 _Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], dict[str, str]]
 
 
-def _hide(g: GameState) -> _Saved | None:
-    """Make ``g`` the game as players know it (see :func:`before_verdicts`); return what
-    :func:`_show` needs to make it the game again, ``None`` when nothing is pending."""
+def _hide(g: GameState, keep: frozenset[int] = frozenset()) -> _Saved | None:
+    """Make ``g`` the game as players know it (see :func:`before_verdicts`), but for the
+    verdicts ``keep`` (as their accused knows them); return what :func:`_show` needs to
+    make it the game again, ``None`` when nothing is hidden."""
     if not g.memoized(
         "any_pending", lambda: any(t.concluded and not t.announced for t in g.trials)
     ):
         return None  # (the trials read alike in the game and as known: shared memo)
+    pending = pending_verdicts(g) - keep
+    if not pending:
+        return None
     hidden = hidden_unmaskings(g)
-    pending = pending_verdicts(g)
+    if keep:
+        kept = {s for n in keep for s in g.trials[n - 1].flags.get("unmasked", ())}
+        hidden = {s: c for s, c in hidden.items() if s not in kept}
     saved_players = []
     for seat, character in hidden.items():
         p = g.players[seat]
@@ -194,14 +200,18 @@ def _what_if(g: GameState) -> Iterator[None]:
 #: id(state) -> what :func:`_hide` saved while rules read that game as players know it
 #: (``None``: reading it so, nothing pending right now); absent: the game as it is
 _KNOWN: dict[int, _Saved | None] = {}
+#: id(state) -> the verdicts read as they are within :func:`as_known` (the actor's own)
+_KEEP: dict[int, frozenset[int]] = {}
 
 
 @contextmanager
-def as_known(g: GameState) -> Iterator[None]:
+def as_known(g: GameState, keep: frozenset[int] = frozenset()) -> Iterator[None]:
     """Within the block, the rules read ``g`` as players know it (A77 ``frozen``: a
     command's or a timer's checks and decisions never depend on an outcome not yet
-    announced); every event still applies to the game itself (:func:`applying`), so a
-    replay of the log rebuilds the same game. Re-entrant; the read lock is held."""
+    announced), except the verdicts ``keep`` (an accused's own command reads his own
+    verdict as it left him); every event still applies to the game itself
+    (:func:`truly`), so a replay of the log rebuilds the same game. Re-entrant; the
+    read lock is held."""
     with READ_LOCK:
         key = id(g)
         if key in _KNOWN:
@@ -209,13 +219,15 @@ def as_known(g: GameState) -> Iterator[None]:
             return
         inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
         inside.add(key)
-        _KNOWN[key] = _hide(g)
+        _KEEP[key] = keep
+        _KNOWN[key] = _hide(g, keep)
         try:
             yield
         finally:
             saved = _KNOWN.pop(key, None)
             if saved is not None:
                 _show(g, saved)
+            _KEEP.pop(key, None)
             inside.discard(key)
 
 
@@ -236,7 +248,7 @@ def truly(g: GameState) -> Iterator[None]:
         yield
     finally:
         inside.add(key)
-        _KNOWN[key] = _hide(g)
+        _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()))
 
 
 def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
