@@ -250,6 +250,9 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     p.character = "extra"
     p.new_extra = True
     p.transfigured_day = g.day(e.at)
+    # a new mask starts clean: an unmasking that waited for the verdict that unmasked him
+    # meanwhile has nothing left to settle (A77)
+    p.unofficial, p.unofficial_rule = None, ""
     # a new mask is secret: what the MJs send him is private again (R7.14.1 was the Diva's)
     if e.player in g.flags.get("public_channel", ()):
         g.flags["public_channel"] = [s for s in g.flags["public_channel"] if s != e.player]

@@ -158,7 +158,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
         "masked": p.masked,
         "alive": p.alive,
         # (not while a verdict against him awaits its announcement: A77)
-        "unofficially_unmasked": p.unofficial is not None and not awaiting,
+        "unofficially_unmasked": p.masked and p.unofficial is not None and not awaiting,
         "asleep_today": seat in g.asleep.get(g.day(), set()),
         # the character his own unmasking revealed (he knows it; R8.1)
         "was": g.revealed.get(seat) if not p.masked else None,
