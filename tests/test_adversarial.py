@@ -768,6 +768,9 @@ def test_pianist_fall_mid_day_gives_a_second_complaint_from_that_instant() -> No
     do(game, "complain", "Ned", "J3 10:00", trial=1)
     assert game.state.flags.get("double_complaints")
     assert refused(game, "complain", "Kim", "J3 10:30", trial=1).code == "already_complained"
+    # (players read the fall once the verdict is announced, A77)
+    assert refused(game, "complain", "Kim", "J3 10:30", trial=2).code == "daily_limit"
+    do(game, "announce", "Mj", "J3 10:30", trial=1)
     do(game, "complain", "Kim", "J3 10:31", trial=2)
     assert refused(
         game, "open_trial", "Kim", "J3 10:32", against="Cid", **{"as": "pierrot"}

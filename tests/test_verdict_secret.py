@@ -5,20 +5,23 @@ yet announced, the game is rebuilt twice from its recorded commands: once as it
 went, once with the verdict's outcome flipped (JUST for UNJUST and back). Every
 player's view (the chorus's page included) and the public board must be the same
 in both, right after the conclusion and after each later command both accept,
-until the announcement; the accused's trial actions are refused alike.
+until the announcement; the accused's trial actions are refused alike, and so is any
+other player's command refused in one of them (code and message).
 
-Known limit (seeds 4, 5 and 7 show it, strict expected failures): a rule that fires
-later, before the announcement, and reads the outcome (a third party's duty at midnight that the
-verdict's unmasking fulfilled or voided, the Decorators' contest, a Devil's Advocate
-defence of the accused) still differs; so do refusals of third parties' commands that
-name the accused or his Character.
+Rules that fire meanwhile read the game as players know it (``unmasking.as_known``):
+a trial against the same accused goes on, a third party's reaction to the unmasking
+waits for the announcement. Not compared: what follows an accused's own command
+that the two games took differently (he acts as the verdict left him, e.g. his chorus
+vote, which the shared example ``unmasked-chorus.yaml`` requires) and a game master's
+command refused in one world only (they see everything; e.g. a verdict that unmasked
+the accused is announced before a later one against him): that case ends there.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import pytest
@@ -103,16 +106,7 @@ def both(created: GameCreated, commands: list[Command], number: int) -> tuple[Ga
     return a, b
 
 
-#: games that reach a known limit (see the module's docstring): a third party's rule that
-#: fires after the conclusion reads the outcome (e.g. the Tragic Hero told at midnight
-#: that his monster fell); strict, so a fix is reported
-KNOWN_LIMIT = pytest.mark.xfail(strict=True, reason="A77: a later rule reads the outcome")
-
-
-@pytest.mark.parametrize(
-    "seed",
-    [1, 2, 3, 6, 8, 9, *(pytest.param(s, marks=KNOWN_LIMIT) for s in (4, 5, 7))],
-)
+@pytest.mark.parametrize("seed", range(1, 17))
 def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     with recording() as commands:
         res = play(28, random.Random(seed))
@@ -137,21 +131,30 @@ def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
                 game.execute(Command("complain", accused, t.ended_at, {"trial": number}))
             refusals.append((refused.value.code, str(refused.value)))
         assert refusals[0] == refusals[1] and refusals[0][0] == "actor_unmasked"
-        # later commands until the announcement, while both games accept them
+        # later commands until the announcement: a player's command is refused alike
         for cmd in commands[index + 1 :]:
             if cmd.action == "announce" and int(cmd.args["trial"]) == number:
                 break
-            try:
-                ea = a.execute(cmd)
-            except RuleViolation:
-                break
-            try:
-                b.execute(cmd)
-            except RuleViolation:
+            # the accused acts as the verdict left him (see the module's docstring)
+            his = a.state.seat_of(cmd.by) in t.accused
+            outcomes: list[tuple[str, str] | None] = []
+            ea: list[Any] = []
+            for game in (a, b):
+                try:
+                    events = game.execute(cmd)
+                    outcomes.append(None)
+                    ea = ea or events
+                except RuleViolation as rv:
+                    outcomes.append((rv.code, str(rv)))
+            if outcomes[0] != outcomes[1]:
+                gm = a.state.seat_of(cmd.by) is None
+                assert gm or his, f"trial {number}: {cmd} refused in one world only: {outcomes}"
                 break
             if any(isinstance(e, TrialAnnounced) and e.trial == number for e in ea):
                 break
             diff = differences(views(a), views(b))
+            if diff and his:
+                break
             assert not diff, f"trial {number} after {cmd} (seed {seed}):\n" + "\n".join(diff[:20])
             checked += 1
     assert checked >= len(cases)
@@ -245,3 +248,26 @@ def test_views_read_from_threads_at_once_stay_right() -> None:
     finally:
         sys.setswitchinterval(switch)
     assert not wrong
+
+
+def test_a_replay_while_verdicts_wait_rebuilds_the_same_game() -> None:
+    """Rules read the game as players know it while verdicts wait (``as_known``), but
+    every event applies to the game itself: a replay of the log, cut anywhere in such a
+    wait, rebuilds exactly the game the commands built."""
+    from tests.state_dump import canonical
+
+    with recording() as commands:
+        res = play(28, random.Random(4))
+    created = res.game.log[0]
+    assert isinstance(created, GameCreated)
+    cases = concluded_by_command(commands, created)[:5]
+    assert cases
+    for index, _number in cases:
+        for later in (0, 4, 9):
+            game = Game(created, CATALOG)
+            for cmd in commands[: index + 1 + later]:
+                with suppress(RuleViolation):
+                    game.execute(cmd)
+            assert any(t.concluded and not t.announced for t in game.state.trials) or later
+            again = Game.replay(game.log, CATALOG)
+            assert canonical(again.state) == canonical(game.state)

@@ -139,6 +139,10 @@ class Character:
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
         """Someone was unmasked (e.g. the Tragic Hero's target, the Mime's model)."""
 
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """The game masters announced ``trial``'s verdict (R4.8): what waited for it (A77,
+        e.g. a duty judged while the verdict that would fulfil or void it was unknown)."""
+
     def after_day_closed(self, ctx: Context, day: int) -> None:
         """The end of ``day`` for the game as a whole (after every holder's duties)."""
 

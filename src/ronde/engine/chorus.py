@@ -26,6 +26,7 @@ from .names import CHORUS_ACTIONS_FR, resolve_character
 from .ronde import slot_live
 from .state import CHORUS, GameState
 from .trials import player_seat, running
+from .unmasking import truly
 
 #: action -> (validate args at vote time, carry out at the start of the next day)
 Validator = Callable[[GameState, Command], dict[str, Any]]
@@ -129,7 +130,11 @@ def decide(ctx: Context, day: int) -> None:
     investigation is decided apart from the other action (R7.12.5).
     """
     g = ctx.g
-    members = tuple(sorted(g.chorus()))
+    # the members date from their unmasking, announced or not (R4.10, A77): whose votes
+    # count and who is paid; the actions read the game as players know it
+    with truly(g):
+        members = tuple(sorted(g.chorus()))
+        paid_now = tuple(sorted(g.chorus()))
     votes = {s: v for s, v in g.chorus_votes.get(day, {}).items() if s in members}
     apart = g.flags.get("investigate_votes", {}).get(day, {})
     investigations = {s: v for s, v in apart.items() if s in members}
@@ -148,11 +153,15 @@ def decide(ctx: Context, day: int) -> None:
         groups.append(votes)
     for group in groups:
         if group:
-            _decide_group(ctx, day, group, members)
+            _decide_group(ctx, day, group, members, paid_now)
 
 
 def _decide_group(
-    ctx: Context, day: int, group: dict[str, tuple[str, dict[str, Any]]], members: tuple[str, ...]
+    ctx: Context,
+    day: int,
+    group: dict[str, tuple[str, dict[str, Any]]],
+    members: tuple[str, ...],
+    paid_now: tuple[str, ...],
 ) -> None:
     g = ctx.g
     tally = Counter(_key(a, args) for a, args in group.values())
@@ -188,7 +197,7 @@ def _decide_group(
         # the payee is the chorus itself; an investigation is scored at the end anyway
         paid: tuple[str, ...] = (CHORUS,)
     else:
-        paid = members if mode == "at_decision" else tuple(sorted(g.chorus()))
+        paid = members if mode == "at_decision" else paid_now
     _actions(g)[action][1](ctx, args, paid, day + 1)
 
 

@@ -192,6 +192,9 @@ def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
     p.unmasked_at = e.at
     g.unmask_order.append(e.player)
     g.revealed[e.player] = e.character
+    if e.trial is not None:  # the verdict that unmasked him (A77: told at its announcement)
+        t = g.trials[e.trial - 1]
+        t.flags["unmasked"] = (*t.flags.get("unmasked", ()), e.player)
 
 
 def _points(g: GameState, e: PointsAwarded) -> None:
@@ -247,6 +250,9 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     p.character = "extra"
     p.new_extra = True
     p.transfigured_day = g.day(e.at)
+    # a new mask starts clean: an unmasking that waited for the verdict that unmasked him
+    # meanwhile has nothing left to settle (A77)
+    p.unofficial, p.unofficial_rule = None, ""
     # a new mask is secret: what the MJs send him is private again (R7.14.1 was the Diva's)
     if e.player in g.flags.get("public_channel", ()):
         g.flags["public_channel"] = [s for s in g.flags["public_channel"] if s != e.player]
@@ -283,10 +289,22 @@ def _posted(g: GameState, e: Posted) -> None:
     g.players[e.player].forum_days.add(g.day(e.at))  # (its action day, R5.15)
 
 
+def _known_flag(g: GameState, name: str) -> Any:
+    """Flag ``name`` as players know it (A77): as before a verdict not yet announced
+    whose consequences changed it (a vote is recorded as its author could cast it)."""
+    for number, (before, later) in g.verdict_flags.items():
+        if g.trials[number - 1].announced:
+            continue
+        then = g.flags if later is None else later
+        if before.get(name) != then.get(name):
+            return before.get(name)
+    return g.flags.get(name)
+
+
 def _chorus_voted(g: GameState, e: ChorusVoted) -> None:
     """A member's vote; with Woody unmasked his investigation vote is kept apart from
     his vote for the other action (R7.12.5, R8.6)."""
-    double = e.action == "investigate" and g.flags.get("chorus_double")
+    double = e.action == "investigate" and _known_flag(g, "chorus_double")
     votes = g.flags.setdefault("investigate_votes", {}) if double else g.chorus_votes
     votes.setdefault(e.day, {})[e.player] = (e.action, dict(e.args))
 

@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, date, datetime
 from typing import Any
 
-from . import accusations, admin, chorus, constraints, trials, verdicts
+from . import accusations, admin, chorus, constraints, trials, unmasking, verdicts
 from .character import Character, answering, character_of
 from .clock import LAST_DAY, cutoff_1313, day_start, format_time
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
-from .events import CutoffPassed, DayClosed, Event, GameCreated
+from .events import (
+    ComplaintFiled,
+    CutoffPassed,
+    DayClosed,
+    Event,
+    GameCreated,
+    MessageSent,
+    PointsAwarded,
+    Rehearsed,
+)
 from .evolve import evolve, evolve_all, new_state
 from .items import ItemCatalog
 from .names import (
@@ -34,10 +44,18 @@ from .names import (
 )
 from .options import validate_options
 from .registry import REGISTRY
-from .state import GameState
+from .state import CHORUS, GameState
+from .unmasking import as_known, awaiting_verdict, truly
 from .verdicts import unmask
 
 Handler = Callable[[Context, Command, str], None]
+
+#: events whose application reads and writes nothing the game as players know it
+#: changes (masks, Characters, the revealed, the Secretary, the flags, A77): applied to
+#: it as they are (the chorus's points, in the flags under A64 ``at_end``, excepted)
+_APART_FROM_MASKS: frozenset[type[Event]] = frozenset(
+    {MessageSent, Rehearsed, ComplaintFiled, PointsAwarded}
+)
 
 #: action -> (who may do it: "player" | "game_master", handler)
 CORE_ACTIONS: dict[str, tuple[str, Handler]] = {
@@ -355,7 +373,16 @@ class Game:
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:
-        evolve(self.state, e)
+        # (rules may read the game as players know it, A77: events apply to the game,
+        # except those that touch nothing the game and players' knowledge differ on)
+        g = self.state
+        apart = type(e) in _APART_FROM_MASKS and not unmasking.moves_a_verdict_instant(g, e)
+        if apart and not (isinstance(e, PointsAwarded) and e.player == CHORUS):
+            evolve(g, e)
+            self.log.append(e)
+            return
+        with truly(g):
+            evolve(g, e)
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
@@ -406,16 +433,19 @@ class Game:
                 break
             when, kind, arg = nxt
             ctx = Context(self.state, when, self._emit, timer_key(kind, arg))
-            if kind == 0:
-                trial = self.state.trial(arg)
-                assert trial is not None
-                verdicts.expire(ctx, trial)
-            elif kind == 1:
-                self._cutoff(ctx)
-            elif kind == 2:
-                self._close_day(ctx, arg)
-            else:
+            if kind == 3:
                 admin.end_play(ctx)
+                continue
+            # a timer reads the game as players know it while verdicts wait (A77)
+            with as_known(self.state):
+                if kind == 0:
+                    trial = self.state.trial(arg)
+                    assert trial is not None
+                    verdicts.expire(ctx, trial)
+                elif kind == 1:
+                    self._cutoff(ctx)
+                else:
+                    self._close_day(ctx, arg)
         return self.log[start:]
 
     def _close_day(self, ctx: Context, day: int) -> None:
@@ -504,13 +534,30 @@ class Game:
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         try:
-            self._dispatch(ctx, cmd, who, handler)
+            with self._reading(cmd):
+                self._dispatch(ctx, cmd, who, handler)
         except BaseException:
             if len(self.log) == start:
                 g.clock = previous_clock
             raise
         self._seen[key] = occurrence + 1
         return self.log[start:]
+
+    def _reading(self, cmd: Command) -> AbstractContextManager[None]:
+        """How a command reads the game (A77): as players know it while verdicts wait for
+        their announcement, but a verdict's accused reads his own verdict as it left him
+        (his trial actions are refused alike under ``frozen``); a game master's command
+        reads it as it is."""
+        g = self.state
+        seat = g.seat_of(cmd.by)
+        if seat is None:
+            return nullcontext()  # (the game masters see everything)
+        if awaiting_verdict(g, seat) is None:
+            return as_known(g)
+        own = frozenset(
+            t.number for t in g.trials if t.concluded and not t.announced and seat in t.accused
+        )
+        return as_known(g, keep=own)
 
     def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
         g = self.state

@@ -285,9 +285,7 @@ def _score_late(ctx: Context, t: Trial, c: Complaint) -> None:
     if c.null or g.opt("A16") == "ignored":
         return
     truth = bool(t.truth)
-    unmasked = any(
-        not g.players[s].masked and g.players[s].unmasked_at == t.ended_at for s in t.accused
-    )
+    unmasked = bool(t.flags.get("unmasked"))  # (whether it unmasked, announced or not)
     if c.scores:
         for s in _scorers(t, c):
             _score_complaint(ctx, t, s, truth, did_not_conclude=False, unmasked=unmasked)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .state import TIME_TABLES, GameState, Trial
+from .state import GameState, Trial
 
 #: Causes whose detail (e.g. the day of a failed constraint) may be published (R8.1).
 PUBLIC_DETAIL = frozenset({"constraint", "trial"})
@@ -25,7 +25,7 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
         for t in g.trials:
             if not t.concluded or t.announced:
                 continue
-            for s in t.accused:
+            for s in t.flags.get("unmasked", ()):
                 p = g.players[s]
                 if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
                     out[s] = g.revealed[s]
@@ -46,7 +46,8 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
     for t in g.trials:
         if t.concluded and not t.announced and seat in t.accused:
             remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
-            if remasked and p.unmasked_at >= t.ended_at:  # type: ignore[operator]
+            # (masked only as players know him: not a new mask, A77)
+            if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
                 continue
             return t
     return None
@@ -117,13 +118,25 @@ def before_verdicts(g: GameState) -> Iterator[None]:
             inside.discard(id(g))
 
 
-@contextmanager
-def _what_if(g: GameState) -> Iterator[None]:
-    pending = pending_verdicts(g)
-    hidden = hidden_unmaskings(g)
+#: what :func:`_hide` changed, for :func:`_show`: the players' fields, then the game's
+_Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], dict[str, str]]
+
+
+def _hide(g: GameState, keep: frozenset[int] = frozenset()) -> _Saved | None:
+    """Make ``g`` the game as players know it (see :func:`before_verdicts`), but for the
+    verdicts ``keep`` (as their accused knows them); return what :func:`_show` needs to
+    make it the game again, ``None`` when nothing is hidden."""
+    if not g.memoized(
+        "any_pending", lambda: any(t.concluded and not t.announced for t in g.trials)
+    ):
+        return None  # (the trials read alike in the game and as known: shared memo)
+    pending = pending_verdicts(g) - keep
     if not pending:
-        yield
-        return
+        return None
+    hidden = hidden_unmaskings(g)
+    if keep:
+        kept = {s for n in keep for s in g.trials[n - 1].flags.get("unmasked", ())}
+        hidden = {s: c for s, c in hidden.items() if s not in kept}
     saved_players = []
     for seat, character in hidden.items():
         p = g.players[seat]
@@ -154,18 +167,110 @@ def _what_if(g: GameState) -> Iterator[None]:
         then = g.flags if later is None else later
         _undo(flags, before, then, skip=VOTES)
     g.flags = flags
-    # what is memoized of the state as it is stays out of the what-if, and is valid again
-    # once the state is restored (the tables of instants hold for both)
-    caches = g.live_cache, g.memo_cache
-    g.live_cache = (-1, frozenset())
-    g.memo_cache = {key: g.memo_cache[key] for key in TIME_TABLES if key in g.memo_cache}
+    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
+    return saved_players, saved, dict(hidden)
+
+
+def _lasting(g: GameState) -> dict[str, tuple[int, Any]]:
+    """The memoised values that hold whatever the masks (``GameState.times``' tables and
+    the walks, which check the live slots they were made for)."""
+    return {k: v for k, v in g.memo_cache.items() if v[0] == -1}
+
+
+def _show(g: GameState, saved: _Saved) -> None:
+    """Undo :func:`_hide`."""
+    players, fields, _ = saved
+    for p, masked, was, new_extra, count in players:
+        p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
+    g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = fields
+    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
+
+
+@contextmanager
+def _what_if(g: GameState) -> Iterator[None]:
+    saved = _hide(g)
     try:
         yield
     finally:
-        for p, masked, was, new_extra, count in saved_players:
-            p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
-        g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = saved
-        g.live_cache, g.memo_cache = caches
+        if saved is not None:
+            _show(g, saved)
+
+
+# -- rules read the game as players know it (A77) -----------------------------------
+#: id(state) -> what :func:`_hide` saved while rules read that game as players know it
+#: (``None``: reading it so, nothing pending right now); absent: the game as it is
+_KNOWN: dict[int, _Saved | None] = {}
+#: id(state) -> the verdicts read as they are within :func:`as_known` (the actor's own)
+_KEEP: dict[int, frozenset[int]] = {}
+
+
+@contextmanager
+def as_known(g: GameState, keep: frozenset[int] = frozenset()) -> Iterator[None]:
+    """Within the block, the rules read ``g`` as players know it (A77 ``frozen``: a
+    command's or a timer's checks and decisions never depend on an outcome not yet
+    announced), except the verdicts ``keep`` (an accused's own command reads his own
+    verdict as it left him); every event still applies to the game itself
+    (:func:`truly`), so a replay of the log rebuilds the same game. Re-entrant; the
+    read lock is held."""
+    with READ_LOCK:
+        key = id(g)
+        if key in _KNOWN:
+            yield
+            return
+        inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+        inside.add(key)
+        _KEEP[key] = keep
+        _KNOWN[key] = _hide(g, keep)
+        try:
+            yield
+        finally:
+            saved = _KNOWN.pop(key, None)
+            if saved is not None:
+                _show(g, saved)
+            _KEEP.pop(key, None)
+            inside.discard(key)
+
+
+@contextmanager
+def truly(g: GameState) -> Iterator[None]:
+    """Within the block, the game as it is, even inside :func:`as_known` (a verdict's own
+    consequences date from its conclusion, R4.10; events apply to the game itself)."""
+    key = id(g)
+    if key not in _KNOWN:
+        yield
+        return
+    saved = _KNOWN.pop(key)
+    if saved is not None:
+        _show(g, saved)
+    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    inside.discard(key)
+    try:
+        yield
+    finally:
+        inside.add(key)
+        _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()))
+
+
+def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
+    """Whether applying ``e`` closes the instant of a verdict (``evolve`` then keeps the
+    flags its consequences left: it must read the game itself, A77)."""
+    return any(
+        later is None and (t := g.trials[n - 1]).ended_at is not None and e.at > t.ended_at
+        for n, (_before, later) in g.verdict_flags.items()
+    )
+
+
+def reading_as_known(g: GameState) -> bool:
+    """Whether the rules read ``g`` as players know it just now (:func:`as_known`)."""
+    return id(g) in _KNOWN
+
+
+def hidden_now(g: GameState) -> dict[str, str]:
+    """:func:`hidden_unmaskings` of the game itself, also while it is read as known."""
+    saved = _KNOWN.get(id(g))
+    if id(g) in _KNOWN:
+        return saved[2] if saved is not None else {}
+    return hidden_unmaskings(g)
 
 
 MOOT = "moot:"

@@ -8,6 +8,8 @@ A17; a trial's end unmasks its accused), so they live together, above the querie
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from .character import character_of, every_character
 from .commands import Command
 from .context import Context
@@ -28,7 +30,8 @@ from .unmasking import (
     PUBLIC_DETAIL,
     awaiting_verdict,
     held_by,
-    hidden_unmaskings,
+    hidden_now,
+    truly,
 )
 from .visibility import notify_new_targets
 
@@ -61,11 +64,21 @@ def unmask(
     day = cause_day if cause_day is not None else g.day(ctx.now)
     if module.escapes_unmasking(g, p, cause, trial, day):
         return False
-    # (also while a verdict against him awaits its announcement: his unmasking for a
-    # failure would otherwise tell the outcome, A77)
-    accused_now = (
-        any(seat in t.accused for t in g.open_trials()) or awaiting_verdict(g, seat) is not None
-    )
+    verdict = trial is not None and cause == "trial" and trial.concluded
+    if seat in hidden_now(g):
+        # read as known, he is masked; a verdict not yet announced unmasked him (A77):
+        # another verdict does not unmask him again (R8.3), any other cause waits for the
+        # announcement as it would if that verdict were UNJUST (below)
+        if not verdict and p.unofficial is None:
+            ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
+        return False
+    if not verdict and awaiting_verdict(g, seat) is not None:
+        # while a verdict against him awaits its announcement, any other unmasking waits
+        # for it (A77, as R4.15): at the announcement, JUST settles it, UNJUST lets it be
+        if p.unofficial is None:
+            ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
+        return False
+    accused_now = any(seat in t.accused for t in g.open_trials())
     if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
         ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
         return False
@@ -87,14 +100,23 @@ def unmask(
     held = trial is not None and trial.concluded and not trial.announced
     if not held:
         announce_unmasking(ctx, seat, character, cause, trial, detail)
-    _moot_trials(ctx, seat, trial if held else None)
+    # what other rules make of his fall waits for the announcement (A77): the trials
+    # still open against him, third parties' reactions (the Tragic Hero's monster ...)
+    if not held:
+        _moot_trials(ctx, seat)
     if g.secretary is None:
         ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
     module.on_unmasked(ctx, p)
-    for other in every_character(g):
-        other.after_unmasking(ctx, seat, character, cause)
+    if not held:
+        _after_unmasking(ctx, seat, character, cause)
     notify_new_targets(ctx)
     return True
+
+
+def _after_unmasking(ctx: Context, seat: str, character: str, cause: str) -> None:
+    """Every character's reaction to ``seat``'s unmasking (hook ``after_unmasking``)."""
+    for other in every_character(ctx.g):
+        other.after_unmasking(ctx, seat, character, cause)
 
 
 def announce_unmasking(
@@ -122,12 +144,12 @@ def announce_unmasking(
     )
 
 
-def _moot_trials(ctx: Context, seat: str, held_by: Trial | None = None) -> None:
+def _moot_trials(ctx: Context, seat: str) -> None:
     """Open trials against a player unmasked otherwise (A17). When the unmasking comes
-    from a verdict not yet announced, their ending is announced with that verdict
-    (reason ``moot:<n>``), so that it does not give the verdict away (R4.8)."""
+    from a verdict not yet announced, they go on until its announcement (A77), which
+    ends those still open."""
     mode = ctx.g.opt("A17")
-    reason = f"{MOOT}{held_by.number}" if held_by else "accusé démasqué autrement (A17)"
+    reason = "accusé démasqué autrement (A17)"
     for t in ctx.g.open_trials():
         if seat not in t.accused:
             continue
@@ -186,8 +208,9 @@ def end_trial(
             concluded=concluded,
         )
     )
-    # a concluded trial's messages wait for its announcement (A77)
-    with ctx.holding(t.number if concluded else None):
+    # a concluded trial's messages wait for its announcement (A77); its consequences
+    # date from its conclusion and read the game as it is (R4.10)
+    with ctx.holding(t.number if concluded else None), truly(g) if concluded else nullcontext():
         _apply_end(ctx, t, status, bool(truth), concluded=concluded)
 
 
@@ -252,22 +275,46 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
     """``announce`` (game master): the verdict of a concluded trial is published (R4.8,
     R4.11): its outcome, the unmasking it caused, its anonymous complaints and the
     null notice; players then learn their new targets (R2.9). Late complaints stop."""
-    t = trial_of(ctx.g, cmd)
+    g = ctx.g
+    t = trial_of(g, cmd)
     if not t.concluded:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} n'a pas de verdict à annoncer.")
     if t.announced:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} est déjà annoncé.")
-    hidden = hidden_unmaskings(ctx.g)
+    for earlier in g.trials:
+        # a verdict that unmasked one of its accused before it is announced first: this
+        # one would otherwise tell it (JUST without an unmasking, A77)
+        fallen = set(earlier.flags.get("unmasked", ())) & set(t.accused)
+        if (
+            earlier is not t
+            and earlier.concluded
+            and not earlier.announced
+            and fallen
+            and earlier.ended_at <= t.ended_at  # type: ignore[operator]
+        ):
+            raise RuleViolation(
+                "not_allowed",
+                f"Annoncez d'abord le verdict du Procès n°{earlier.number}, qui a démasqué "
+                f"{', '.join(g.pseudo(s) for s in sorted(fallen))} (A77).",
+            )
+    hidden = hidden_now(g)
     ctx.emit(TrialAnnounced(at=ctx.now, trial=t.number, by=cmd.by))
     _announce_end(ctx, t, t.status)
-    for seat in t.accused:
-        if seat in hidden:
-            announce_unmasking(ctx, seat, hidden[seat], "trial", t)
-    for other in ctx.g.trials:
+    falls = [(s, hidden[s]) for s in t.flags.get("unmasked", ()) if s in hidden]
+    for seat, character in falls:
+        announce_unmasking(ctx, seat, character, "trial", t)
+    for other in g.trials:  # (ended moot by it under an earlier version of the rules)
         if other.reason == f"{MOOT}{t.number}":
             _announce_end(ctx, other, other.status)
+    # what other rules make of his fall, held until now (A77): the trials still open
+    # against him end (A17), third parties react
+    for seat, character in falls:
+        _moot_trials(ctx, seat)
+        _after_unmasking(ctx, seat, character, "trial")
     # a failure while the verdict waited takes effect now (R4.15, A77)
     settle_unofficial(ctx, t)
+    for module in every_character(g):  # duties judged while it waited (A77)
+        module.after_announcement(ctx, t)
     notify_new_targets(ctx)
 
 

@@ -54,7 +54,8 @@ def _time(g: GameState, t: datetime) -> str:
 def public_identities(g: GameState) -> dict[str, str]:
     """Seat -> character known to every participant: the unmasked (with the character
     they had) and identities made public by a rule (e.g. the Diva, R7.14.1)."""
-    hidden = hidden_unmaskings(g)  # verdicts not yet announced (R4.8)
+    # verdicts not yet announced (R4.8), until the end publishes every Character (A72)
+    hidden = hidden_unmaskings(g) if not g.game_ended else {}
     out = {s: c for s, c in g.revealed.items() if s not in hidden}
     # (a transfigured player's new mask is secret again: he left g.revealed)
     for seat, character in g.flags.get("public_identities", {}).items():
@@ -162,7 +163,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
         "masked": p.masked,
         "alive": p.alive,
         # (not while a verdict against him awaits its announcement: A77)
-        "unofficially_unmasked": p.unofficial is not None and not awaiting,
+        "unofficially_unmasked": p.masked and p.unofficial is not None and not awaiting,
         "asleep_today": seat in g.asleep.get(g.day(), set()),
         # the character his own unmasking revealed (he knows it; R8.1)
         "was": g.revealed.get(seat) if not p.masked else None,

@@ -129,9 +129,7 @@ class Chucky(ListedJokers):
 
         g = ctx.g
         t = g.trials[number - 1]
-        unmasked = t.status == "just" and any(
-            not g.players[s].masked and g.players[s].unmasked_at == t.ended_at for s in t.accused
-        )
+        unmasked = t.status == "just" and bool(t.flags.get("unmasked"))
         penalty = g.opt("A42") == "not_concluded"
         label = f"Procès n°{number}"
         if penalty:

@@ -263,6 +263,23 @@ class Destiny(Character):
             t = g.trial(number)
             if t is not None and t.supposed == today:
                 return
+        waiting = [v for s in g.masked_holders(today) if (v := awaiting_verdict(g, s))]
+        if waiting:
+            # its holder awaits a verdict: the day is judged at its announcement, as the
+            # verdict left it (a rest day if it unmasked him then, A54, A77)
+            ctx.emit(
+                CharacterFact(
+                    at=ctx.now,
+                    character=self.id,
+                    player=p.seat,
+                    kind="duty_waits",
+                    data={"day": day, "trial": waiting[0].number, "character": today},
+                )
+            )
+            return
+        self._fail(ctx, p, day, today)
+
+    def _fail(self, ctx: Context, p: Player, day: int, today: str) -> None:
         unmask(
             ctx,
             p.seat,
@@ -275,6 +292,28 @@ class Destiny(Character):
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if day < LAST_DAY:
             self._duty(ctx, p, day)
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A day that waited for this verdict (A77): a rest day if the verdict unmasked
+        the holder of the day's Character (then, at its conclusion), else missed."""
+        g = ctx.g
+        for seat, p in g.players.items():
+            for wait in list(p.data.get("duty_waits", [])):
+                if wait["trial"] != trial.number:
+                    continue
+                ctx.emit(
+                    CharacterFact(
+                        at=ctx.now,
+                        character=self.id,
+                        player=seat,
+                        kind="duty_settled",
+                        data={"day": wait["day"]},
+                    )
+                )
+                holders = set(g.holders.get(wait["character"], ()))
+                fell = holders & set(trial.flags.get("unmasked", ()))
+                if not fell and p.masked and self.holds(g, p):
+                    self._fail(ctx, p, int(wait["day"]), str(wait["character"]))
 
     def on_cutoff(self, ctx: Context, p: Player) -> None:
         self._duty(ctx, p, LAST_DAY)
@@ -407,6 +446,13 @@ class Destiny(Character):
         )
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        if fact.kind == "duty_waits":
+            p.data.setdefault("duty_waits", []).append(dict(fact.data))
+            return
+        if fact.kind == "duty_settled":
+            waits = p.data.get("duty_waits", [])
+            p.data["duty_waits"] = [w for w in waits if w["day"] != fact.data["day"]]
+            return
         if fact.kind == "immunity":
             number = int(fact.data["trial"])
             g.trials[number - 1].flags["destiny_criterion"] = bool(fact.data["met"])

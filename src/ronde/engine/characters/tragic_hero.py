@@ -71,6 +71,7 @@ from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
 from ..trials import player_seat, running
+from ..unmasking import awaiting_verdict
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -363,6 +364,8 @@ class TragicHero(Character):
             m = g.players[seat]
             if not m.masked or m.unofficial is not None:
                 continue
+            if g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None:
+                continue  # he awaits a verdict: no trial action of his is accepted (A77)
             if day in g.exemptions.get(seat, set()) or seat in g.asleep.get(day, set()):
                 continue  # sleep and exemptions cover it (R6.8, R3.10), his own Jokers never
             if day in hunt["joker_days"].get(seat, []):
@@ -405,6 +408,20 @@ class TragicHero(Character):
             return
         if hunt["monster"] is not None and hunt["deadline"] == day:
             rule = "R7.17.6" if hunt["first"] else "R7.17.7"
+            waiting = awaiting_verdict(g, hunt["monster"])
+            if waiting is not None:
+                # his monster awaits a verdict: judged at its announcement (A77)
+                monster = hunt["monster"]
+                self._fact(
+                    ctx,
+                    p.seat,
+                    "deadline_waits",
+                    day=day,
+                    trial=waiting.number,
+                    rule=rule,
+                    monster=monster,
+                )
+                return
             unmask(ctx, p.seat, "duty", rule, detail="monstre non démasqué à temps", cause_day=day)
         elif (
             hunt["monster"] is None
@@ -418,6 +435,20 @@ class TragicHero(Character):
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         self._hero_duties(ctx, p, day)
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A hunt deadline that waited for this verdict (A77): met if the verdict unmasked
+        the monster (at its conclusion, before the deadline), else missed."""
+        g = ctx.g
+        for seat, p in g.players.items():
+            for wait in list(p.data.get("deadline_waits", [])):
+                if wait["trial"] != trial.number:
+                    continue
+                self._fact(ctx, seat, "deadline_settled", day=wait["day"])
+                fell = wait["monster"] in trial.flags.get("unmasked", ())
+                if not fell and p.masked and self.holds(g, p) and p.unofficial is None:
+                    detail = "monstre non démasqué à temps"
+                    unmask(ctx, seat, "duty", wait["rule"], detail=detail, cause_day=wait["day"])
 
     def on_cutoff(self, ctx: Context, p: Player) -> None:
         self._hero_duties(ctx, p, LAST_DAY)
@@ -458,6 +489,11 @@ class TragicHero(Character):
         elif fact.kind == "declared":
             p.data.setdefault("declared", []).append(d["player"])
             p.data.setdefault("declared_days", []).append(d["day"])
+        elif fact.kind == "deadline_waits":
+            p.data.setdefault("deadline_waits", []).append(d)
+        elif fact.kind == "deadline_settled":
+            waits = p.data.get("deadline_waits", [])
+            p.data["deadline_waits"] = [w for w in waits if w["day"] != d["day"]]
         elif fact.kind == "accused":
             p.data.setdefault("accusations", []).append(d)
 
