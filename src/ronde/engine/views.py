@@ -59,7 +59,9 @@ def public_identities(g: GameState) -> dict[str, str]:
     out = {s: c for s, c in g.revealed.items() if s not in hidden}
     # (a transfigured player's new mask is secret again: he left g.revealed)
     for seat, character in g.flags.get("public_identities", {}).items():
-        if g.players[seat].masked and g.players[seat].character == character:
+        p = g.players[seat]
+        # (still public while the unmasking of an unannounced verdict is hidden)
+        if (p.masked and p.character == character) or hidden.get(seat) == character:
             out[seat] = character
     if g.game_ended:  # A72: at the end the game masters publish every Character
         for seat, p in g.players.items():
