@@ -468,6 +468,36 @@ def test_a_refused_form_may_be_posted_again(world: World, clock: Any) -> None:
     assert gm.post(url, data).status_code == 400  # refused again, not "already sent"
 
 
+@pytest.mark.django_db
+def test_a_request_refused_then_sent_again_is_refused_again_not_already_sent(
+    world: World, clock: Any
+) -> None:
+    """A refusal answered by a redirect (an error note) recorded nothing: the same form
+    posted again is a new try, refused again, never "already sent"; a request sent
+    and posted again is "already sent" and recorded once."""
+    from ronde.web.games.models import Request
+
+    clock("J2 10:00")
+    hal = Client()
+    hal.force_login(world.users["Hal"])
+    url = reverse("player_request", args=[world.game.slug, "complain"])
+    refused = {"trial": "99", "form_token": "jeton-demande-refusee1"}
+    for _ in range(2):
+        page = hal.post(url, refused, follow=True).content.decode()
+        assert "déjà été envoyé" not in page
+        assert '<li class="error">' in page  # the refusal, shown again
+    assert not Request.objects.filter(game=world.game).exists()
+    gm = gm_client(Client(), world)
+    gm.post(
+        reverse("gm_action", args=[world.game.slug, "open_trial"]),
+        {"by": "Ana", "against": "Bob", "as": "woody", "at": service.now().isoformat()},
+    )
+    sent = {"trial": "1", "form_token": "jeton-demande-envoyee1"}
+    assert "Demande envoyée" in hal.post(url, sent, follow=True).content.decode()
+    assert "déjà été envoyé" in hal.post(url, sent, follow=True).content.decode()
+    assert Request.objects.filter(game=world.game).count() == 1
+
+
 # -- user text is never altered ------------------------------------------------------------
 
 

@@ -94,7 +94,8 @@ class OneTimeFormMiddleware:
     note; while the first is still running it waits for it. Other contents with an old
     token (a page brought back by the browser's back button, filled anew) are a new
     submission. An answer that is not a redirect (a refusal shown on the form, a
-    confirmation page) recorded nothing: its token is released and may be posted again.
+    confirmation page) or a redirect that reports only a refusal (an error note, no
+    success note) recorded nothing: its token is released and may be posted again.
     Only logged-in users' posts are tracked (visitors record nothing in a game, and an
     invitation serves once anyway); logging in and out and choosing the language are not.
     """
@@ -151,13 +152,23 @@ class OneTimeFormMiddleware:
         except BaseException:
             FormSubmission.objects.filter(token=token).delete()
             raise
-        if response.status_code in (301, 302, 303, 307, 308):
+        if response.status_code in (301, 302, 303, 307, 308) and not self.refused(request):
             FormSubmission.objects.filter(token=token).update(
                 done=True, target=str(response.get("Location", ""))[:500]
             )
         else:
             FormSubmission.objects.filter(token=token).delete()
         return response
+
+    @staticmethod
+    def refused(request: HttpRequest) -> bool:
+        """Whether the answer reports a refusal and nothing done (an error note and no
+        success note): the same form posted again is then a new try, refused or not,
+        never "already sent"."""
+        storage = messages.get_messages(request)
+        levels = {m.level for m in storage}
+        storage.used = False  # (read, not shown: the next page shows them)
+        return messages.ERROR in levels and messages.SUCCESS not in levels
 
     @staticmethod
     def digest(request: HttpRequest, token: str) -> str:
