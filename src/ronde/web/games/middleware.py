@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.messages.storage.base import BaseStorage
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
@@ -167,7 +168,8 @@ class OneTimeFormMiddleware:
         never "already sent"."""
         storage = messages.get_messages(request)
         levels = {m.level for m in storage}
-        storage.used = False  # (read, not shown: the next page shows them)
+        if isinstance(storage, BaseStorage):
+            storage.used = False  # (read, not shown: the next page shows them)
         return messages.ERROR in levels and messages.SUCCESS not in levels
 
     @staticmethod
