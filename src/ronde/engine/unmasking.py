@@ -31,7 +31,7 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
                     out[s] = g.revealed[s]
         return out
 
-    return g.memoized("hidden_unmaskings", compute)
+    return g.memoized_board("hidden_unmaskings", compute)
 
 
 #: flags that hold what players recorded (votes), never a verdict's consequence: a vote at
@@ -43,8 +43,10 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
     """The concluded trial against ``seat`` whose verdict is not announced yet, if any
     (not once the game masters gave him a new mask after it, R8.16)."""
     p = g.players[seat]
-    for t in g.trials:
-        if t.concluded and not t.announced and seat in t.accused:
+    trials = g.trials
+    for number in _pending(g):
+        t = trials[number - 1]
+        if seat in t.accused:
             remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
             # (masked only as players know him: not a new mask, A77)
             if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
@@ -97,14 +99,14 @@ def pending_verdicts(g: GameState) -> set[int]:
     return set(_pending(g))
 
 
-def _pending(g: GameState) -> frozenset[int]:
+def _pending(g: GameState) -> tuple[int, ...]:
     # the trials' ends and announcements move ``board_count``, and a what-if changes no
     # trial: kept by board count across events and what-ifs (see ``GameState.times``)
     hit = g.memo_cache.get("pending")
     if hit is not None and hit[1][0] == g.board_count:
-        kept: frozenset[int] = hit[1][1]
+        kept: tuple[int, ...] = hit[1][1]
         return kept
-    pending = frozenset(t.number for t in g.trials if t.concluded and not t.announced)
+    pending = tuple(t.number for t in g.trials if t.concluded and not t.announced)
     g.memo_cache["pending"] = (-1, (g.board_count, pending))
     return pending
 
@@ -158,7 +160,7 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
     if not pending:
         return None  # (the trials read alike in the game and as known)
     if keep:
-        pending = pending - keep
+        pending = tuple(n for n in pending if n not in keep)
         if not pending:
             return None
     hidden = hidden_unmaskings(g)
@@ -190,7 +192,7 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
         last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
         g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
     flags = dict(g.flags)
-    for number in sorted(pending, reverse=True):
+    for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
         then = g.flags if later is None else later
         _undo(flags, before, then, skip=VOTES)
@@ -317,10 +319,12 @@ class truly:  # (used as a function: ``with truly(g):``)
 def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
     """Whether applying ``e`` closes the instant of a verdict (``evolve`` then keeps the
     flags its consequences left: it must read the game itself, A77)."""
-    return any(
-        later is None and (t := g.trials[n - 1]).ended_at is not None and e.at > t.ended_at
-        for n, (_before, later) in g.verdict_flags.items()
-    )
+    for n, (_before, later) in g.verdict_flags.items():
+        if later is None:
+            ended = g.trials[n - 1].ended_at
+            if ended is not None and e.at > ended:
+                return True
+    return False
 
 
 def reading_as_known(g: GameState) -> bool:
