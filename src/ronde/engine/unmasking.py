@@ -100,15 +100,10 @@ def pending_verdicts(g: GameState) -> set[int]:
 
 
 def _pending(g: GameState) -> tuple[int, ...]:
-    # the trials' ends and announcements move ``board_count``, and a what-if changes no
-    # trial: kept by board count across events and what-ifs (see ``GameState.times``)
-    hit = g.memo_cache.get("pending")
-    if hit is not None and hit[1][0] == g.board_count:
-        kept: tuple[int, ...] = hit[1][1]
-        return kept
-    pending = tuple(t.number for t in g.trials if t.concluded and not t.announced)
-    g.memo_cache["pending"] = (-1, (g.board_count, pending))
-    return pending
+    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial)
+    return g.memoized_board(
+        "pending", lambda: tuple(t.number for t in g.trials if t.concluded and not t.announced)
+    )
 
 
 @contextmanager
