@@ -63,6 +63,15 @@ READ_LOCK = threading.RLock()
 _LOCAL = threading.local()
 
 
+def _inside() -> set[int]:
+    """This thread's states read through a what-if (see ``_LOCAL``)."""
+    try:
+        inside: set[int] = _LOCAL.inside
+    except AttributeError:
+        inside = _LOCAL.inside = set()
+    return inside
+
+
 @contextmanager
 def reading() -> Iterator[None]:
     """Hold the read lock of :func:`before_verdicts` (re-entrant)."""
@@ -114,7 +123,7 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
     the chorus inherits ...) are as before them. A read-only what-if for views: the
     state is restored on exit."""
-    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    inside = _inside()
     with READ_LOCK:
         if id(g) in inside:  # already read as known (views call views)
             yield
@@ -236,6 +245,8 @@ def _what_if(g: GameState) -> Iterator[None]:
 #: id(state) -> what :func:`_hide` saved while rules read that game as players know it
 #: (``None``: reading it so, nothing pending right now); absent: the game as it is
 _KNOWN: dict[int, _Saved | None] = {}
+#: (the same, for a quick look from the engine's hot paths: never change it from there)
+KNOWN = _KNOWN
 #: id(state) -> the verdicts read as they are within :func:`as_known` (the actor's own)
 _KEEP: dict[int, frozenset[int]] = {}
 
@@ -265,7 +276,7 @@ class as_known:  # (used as a function: ``with as_known(g):``)
             READ_LOCK.release()
             raise
         self._outer = True
-        _LOCAL.__dict__.setdefault("inside", set()).add(key)
+        _inside().add(key)
         _KEEP[key] = self._keep
         _KNOWN[key] = saved
 
@@ -278,7 +289,7 @@ class as_known:  # (used as a function: ``with as_known(g):``)
                 if saved is not None:
                     _show(g, saved)
                 _KEEP.pop(key, None)
-                _LOCAL.__dict__.setdefault("inside", set()).discard(key)
+                _inside().discard(key)
         finally:
             READ_LOCK.release()
 
@@ -301,13 +312,13 @@ class truly:  # (used as a function: ``with truly(g):``)
         saved = _KNOWN.pop(key)
         if saved is not None:
             _show(g, saved)
-        _LOCAL.__dict__.setdefault("inside", set()).discard(key)
+        _inside().discard(key)
 
     def __exit__(self, *exc: object) -> None:
         if self._was:
             g = self._g
             key = id(g)
-            _LOCAL.__dict__.setdefault("inside", set()).add(key)
+            _inside().add(key)
             _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()), "known")
 
 
