@@ -84,10 +84,24 @@ def _undo(
 ) -> None:
     """Take out of ``current`` (in place) what changed from ``before`` to ``then``, and
     keep what changed since: element by element in sets, key by key in mappings."""
-    for key in (set(before) | set(then)) - skip:
+    _undo_keys(current, before, then, _changed(before, then, skip))
+
+
+def _changed(before: dict[str, Any], then: dict[str, Any], skip: frozenset[str]) -> list[str]:
+    """The keys but ``skip`` whose values differ from ``before`` to ``then``."""
+    return [
+        key
+        for key in (set(before) | set(then)) - skip
+        if before.get(key, _MISSING) != then.get(key, _MISSING)
+    ]
+
+
+def _undo_keys(
+    current: dict[str, Any], before: dict[str, Any], then: dict[str, Any], keys: list[str]
+) -> None:
+    """:func:`_undo` on the keys that changed (``_changed``)."""
+    for key in keys:
         old, new = before.get(key, _MISSING), then.get(key, _MISSING)
-        if old == new:
-            continue
         now = current.get(key, _MISSING)
         if isinstance(new, set | frozenset) and isinstance(now, set | frozenset):
             was = old if isinstance(old, set | frozenset) else set()
@@ -198,8 +212,18 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
     flags = dict(g.flags)
     for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
-        then = g.flags if later is None else later
-        _undo(flags, before, then, skip=VOTES)
+        if later is None:
+            _undo(flags, before, g.flags, skip=VOTES)
+            continue
+        # (both snapshots frozen once the verdict's instant is over: what changed from one
+        # to the other is found once per verdict, not compared again at each what-if)
+        hit = g.memo_cache.get(f"verdict_changes:{number}")
+        if hit is None or hit[1][0] is not before or hit[1][1] is not later:
+            hit = g.memo_cache[f"verdict_changes:{number}"] = (
+                -1,
+                (before, later, _changed(before, later, VOTES)),
+            )
+        _undo_keys(flags, before, later, hit[1][2])
     g.flags = flags
     own = g.memo_cache
     hit = own.get(WHAT_IFS)
