@@ -45,9 +45,15 @@ class SimResult:
 
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
-    res.actions += 1
     # what the actor read of his brief stays as it was before his action
     settle_briefs(game.state, by)
+    return _act_done(game, verb, by, at, res, **args)
+
+
+def _act_done(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
+    """:func:`_act` for an actor who reads no more of his brief (nothing to settle: a
+    brief read after a change raises, it never reads wrong)."""
+    res.actions += 1
     try:
         game.act(verb, by, at, **args)
         return True
@@ -68,7 +74,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         if rng.random() < 0.5 and v["day"] < 13:
             suspects = [p for p in v["masked_players"] if p not in v["known"]]
             if suspects:
-                _act(
+                _act_done(
                     game,
                     "chorus_vote",
                     me,
@@ -97,7 +103,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
     anonymous = bool(v["new_extra"]) or (bool(v["anonymous_right"]) and rng.random() < 0.5)
     if joinable and rng.random() < 0.55:
         t = max(joinable, key=lambda t: t["public_complaints"] + rng.random())
-        _act(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)
+        _act_done(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)
         return
     if rng.random() < 0.12:
         known = v["known"]
@@ -107,7 +113,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         supposed = rng.choice(sorted(targets))
         if supposed == "decorators":
             return
-        _act(
+        _act_done(
             game,
             "open_trial",
             me,
@@ -134,20 +140,23 @@ def _game_master_turn(
         behaviour(game, at, rng, _recorder(game, res))
     gm = game.state.game_masters[0]
     v = game_master_brief(game.state)
-    if first and not v["theme_set"]:
+    # (everything read of the brief is read before acting: nothing to settle)
+    theme_set, to_announce = v["theme_set"], v["to_announce"]
+    constraint_today = v["constraint_today"] if first and day >= 2 else []
+    vacancies = v["extra_vacancies"]
+    chorus = list(v["chorus"]) if vacancies > 0 else []
+    if first and not theme_set:
         theme = rng.choice(["noix", "pluie", "miroir", "horloge", "lune"])
-        _act(game, "set_theme", gm, at, res, day=day, theme=theme)
-    for number in v["to_announce"]:
-        _act(game, "announce", gm, at, res, trial=number)
-    if first and day >= 2:
-        for name in v["constraint_today"]:
-            if rng.random() < FAIL_RATE:
-                _act(game, "record_constraint", gm, at, res, player=name, day=day, met=False)
-    if v["extra_vacancies"] > 0:
-        candidates = list(v["chorus"])
-        rng.shuffle(candidates)
-        for name in candidates[: v["extra_vacancies"]]:
-            _act(game, "transfigure", gm, at, res, player=name)
+        _act_done(game, "set_theme", gm, at, res, day=day, theme=theme)
+    for number in to_announce:
+        _act_done(game, "announce", gm, at, res, trial=number)
+    for name in constraint_today:
+        if rng.random() < FAIL_RATE:
+            _act_done(game, "record_constraint", gm, at, res, player=name, day=day, met=False)
+    if vacancies > 0:
+        rng.shuffle(chorus)
+        for name in chorus[:vacancies]:
+            _act_done(game, "transfigure", gm, at, res, player=name)
 
 
 def play(
@@ -205,7 +214,7 @@ def play_cast(
                 if i == 1:
                     for seat in order:
                         if rng.random() < 0.7:
-                            _act(game, "rehearse", game.state.pseudo(seat), at, res)
+                            _act_done(game, "rehearse", game.state.pseudo(seat), at, res)
                 if posts:
                     _post(game, order, at, rng, res, posts)
         g = game.state
@@ -228,7 +237,7 @@ def _post(
     for t in [t.number for t in game.state.open_trials()]:
         for seat in order:
             if rng.random() < share:
-                _act(game, "post", game.state.pseudo(seat), at, res, trial=t)
+                _act_done(game, "post", game.state.pseudo(seat), at, res, trial=t)
 
 
 def _print_game(console: Console, res: SimResult) -> None:

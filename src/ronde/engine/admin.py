@@ -86,11 +86,12 @@ def transfigure(ctx: Context, cmd: Command, actor: str) -> None:
     if masked_extras >= g.n_extras:
         raise RuleViolation("not_allowed", "Aucune place de Figurant n'est vacante.")
     if g.opt("A67") == "exclude_just_unmasked":
+        fallen = _fallen_extras(g)  # (once, not per player: the messages do not change here)
         last_extra = max(
             (
                 q.unmasked_at
                 for q in g.players.values()
-                if q.unmasked_at is not None and not q.masked and q.seat in _fallen_extras(g)
+                if q.unmasked_at is not None and not q.masked and q.seat in fallen
             ),
             default=None,
         )

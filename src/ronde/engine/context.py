@@ -79,7 +79,13 @@ class Context:
         """
         if self.held is not None:
             data["held"] = self.held
-        public = set(self.g.flags.get("public_channel", ()))
+        channels = self.g.flags.get("public_channel")
+        if not channels:  # (nobody's channel is public: the message goes as it is)
+            self.emit(
+                MessageSent(at=self.now, to=tuple(seats), kind=kind, text=text, data=dict(data))
+            )
+            return
+        public = set(channels)
         private = tuple(s for s in seats if s not in public)
         if private or not seats:
             self.emit(MessageSent(at=self.now, to=private, kind=kind, text=text, data=dict(data)))

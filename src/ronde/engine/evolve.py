@@ -159,6 +159,13 @@ def _snapshot(value: Any) -> Any:
 def _verdict_instant_over(g: GameState, e: Event) -> None:
     """Once time moves past a verdict's instant, keep the flags as its consequences
     left them (the views' what-if before the announcement, A77); forget announced ones."""
+    trials = g.trials
+    for number, (_before, after) in g.verdict_flags.items():  # (mostly nothing to do)
+        t = trials[number - 1]
+        if t.announced or (after is None and t.ended_at is not None and e.at > t.ended_at):
+            break
+    else:
+        return
     for number, (before, after) in list(g.verdict_flags.items()):
         t = g.trials[number - 1]
         if t.announced:

@@ -376,7 +376,13 @@ class Game:
         # (rules may read the game as players know it, A77: events apply to the game,
         # except those that touch nothing the game and players' knowledge differ on)
         g = self.state
-        apart = type(e) in _APART_FROM_MASKS and not unmasking.moves_a_verdict_instant(g, e)
+        if id(g) not in unmasking.KNOWN:  # (the game is read as it is: nothing to show)
+            evolve(g, e)
+            self.log.append(e)
+            return
+        apart = type(e) in _APART_FROM_MASKS and not (
+            g.verdict_flags and unmasking.moves_a_verdict_instant(g, e)
+        )
         if apart and not (isinstance(e, PointsAwarded) and e.player == CHORUS):
             evolve(g, e)
             self.log.append(e)

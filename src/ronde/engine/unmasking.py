@@ -31,7 +31,7 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
                     out[s] = g.revealed[s]
         return out
 
-    return g.memoized("hidden_unmaskings", compute)
+    return g.memoized_board("hidden_unmaskings", compute)
 
 
 #: flags that hold what players recorded (votes), never a verdict's consequence: a vote at
@@ -43,8 +43,10 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
     """The concluded trial against ``seat`` whose verdict is not announced yet, if any
     (not once the game masters gave him a new mask after it, R8.16)."""
     p = g.players[seat]
-    for t in g.trials:
-        if t.concluded and not t.announced and seat in t.accused:
+    trials = g.trials
+    for number in _pending(g):
+        t = trials[number - 1]
+        if seat in t.accused:
             remasked = p.masked and p.unmasked_at is not None and t.ended_at is not None
             # (masked only as players know him: not a new mask, A77)
             if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
@@ -61,6 +63,15 @@ READ_LOCK = threading.RLock()
 _LOCAL = threading.local()
 
 
+def _inside() -> set[int]:
+    """This thread's states read through a what-if (see ``_LOCAL``)."""
+    try:
+        inside: set[int] = _LOCAL.inside
+    except AttributeError:
+        inside = _LOCAL.inside = set()
+    return inside
+
+
 @contextmanager
 def reading() -> Iterator[None]:
     """Hold the read lock of :func:`before_verdicts` (re-entrant)."""
@@ -73,10 +84,24 @@ def _undo(
 ) -> None:
     """Take out of ``current`` (in place) what changed from ``before`` to ``then``, and
     keep what changed since: element by element in sets, key by key in mappings."""
-    for key in (set(before) | set(then)) - skip:
+    _undo_keys(current, before, then, _changed(before, then, skip))
+
+
+def _changed(before: dict[str, Any], then: dict[str, Any], skip: frozenset[str]) -> list[str]:
+    """The keys but ``skip`` whose values differ from ``before`` to ``then``."""
+    return [
+        key
+        for key in (set(before) | set(then)) - skip
+        if before.get(key, _MISSING) != then.get(key, _MISSING)
+    ]
+
+
+def _undo_keys(
+    current: dict[str, Any], before: dict[str, Any], then: dict[str, Any], keys: list[str]
+) -> None:
+    """:func:`_undo` on the keys that changed (``_changed``)."""
+    for key in keys:
         old, new = before.get(key, _MISSING), then.get(key, _MISSING)
-        if old == new:
-            continue
         now = current.get(key, _MISSING)
         if isinstance(new, set | frozenset) and isinstance(now, set | frozenset):
             was = old if isinstance(old, set | frozenset) else set()
@@ -94,7 +119,14 @@ def _undo(
 
 def pending_verdicts(g: GameState) -> set[int]:
     """Trials concluded whose verdict the game masters have not announced yet (R4.8)."""
-    return {t.number for t in g.trials if t.concluded and not t.announced}
+    return set(_pending(g))
+
+
+def _pending(g: GameState) -> tuple[int, ...]:
+    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial)
+    return g.memoized_board(
+        "pending", lambda: tuple(t.number for t in g.trials if t.concluded and not t.announced)
+    )
 
 
 @contextmanager
@@ -105,7 +137,7 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
     the chorus inherits ...) are as before them. A read-only what-if for views: the
     state is restored on exit."""
-    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
+    inside = _inside()
     with READ_LOCK:
         if id(g) in inside:  # already read as known (views call views)
             yield
@@ -118,21 +150,37 @@ def before_verdicts(g: GameState) -> Iterator[None]:
             inside.discard(id(g))
 
 
-#: what :func:`_hide` changed, for :func:`_show`: the players' fields, then the game's
-_Saved = tuple[list[tuple[Any, bool, str | None, bool, int]], tuple[Any, ...], dict[str, str]]
+#: what :func:`_hide` changed, for :func:`_show`: the players' fields, then the game's,
+#: the players hidden, then the game's own read caches and the key of the what-if's
+_Saved = tuple[
+    list[tuple[Any, bool, str | None, bool, int]],
+    tuple[Any, ...],
+    dict[str, str],
+    tuple[dict[str, tuple[int, Any]], tuple[int, frozenset[str]], Any],
+]
+
+#: the key, in the game's own :attr:`~GameState.memo_cache`, of each what-if's caches
+WHAT_IFS = "what_ifs"
 
 
-def _hide(g: GameState, keep: frozenset[int] = frozenset()) -> _Saved | None:
+def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views") -> _Saved | None:
     """Make ``g`` the game as players know it (see :func:`before_verdicts`), but for the
     verdicts ``keep`` (as their accused knows them); return what :func:`_show` needs to
-    make it the game again, ``None`` when nothing is hidden."""
-    if not g.memoized(
-        "any_pending", lambda: any(t.concluded and not t.announced for t in g.trials)
-    ):
-        return None  # (the trials read alike in the game and as known: shared memo)
-    pending = pending_verdicts(g) - keep
+    make it the game again, ``None`` when nothing is hidden.
+
+    The read caches (``memo_cache``, ``live_cache``) of the game are set aside and those
+    of this what-if (``kind``, ``keep``) put in their place: what is computed on the game
+    as known stays in the what-if's caches, what is computed on the game in the game's.
+    Their entries are dated by event (or board) count, and the game as known at a count
+    is one function of the game at that count and of the what-if's key: an entry of
+    either is valid again whenever its count is (nothing leaks from one to the other)."""
+    pending = _pending(g)
     if not pending:
-        return None
+        return None  # (the trials read alike in the game and as known)
+    if keep:
+        pending = tuple(n for n in pending if n not in keep)
+        if not pending:
+            return None
     hidden = hidden_unmaskings(g)
     if keep:
         kept = {s for n in keep for s in g.trials[n - 1].flags.get("unmasked", ())}
@@ -162,28 +210,49 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset()) -> _Saved | None:
         last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
         g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
     flags = dict(g.flags)
-    for number in sorted(pending, reverse=True):
+    for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
-        then = g.flags if later is None else later
-        _undo(flags, before, then, skip=VOTES)
+        if later is None:
+            _undo(flags, before, g.flags, skip=VOTES)
+            continue
+        # (both snapshots frozen once the verdict's instant is over: what changed from one
+        # to the other is found once per verdict, not compared again at each what-if)
+        hit = g.memo_cache.get(f"verdict_changes:{number}")
+        if hit is None or hit[1][0] is not before or hit[1][1] is not later:
+            hit = g.memo_cache[f"verdict_changes:{number}"] = (
+                -1,
+                (before, later, _changed(before, later, VOTES)),
+            )
+        _undo_keys(flags, before, later, hit[1][2])
     g.flags = flags
-    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
-    return saved_players, saved, dict(hidden)
+    own = g.memo_cache
+    hit = own.get(WHAT_IFS)
+    if hit is None:
+        hit = own[WHAT_IFS] = (-1, {})
+    what_ifs: dict[Any, tuple[dict[str, tuple[int, Any]], tuple[int, frozenset[str]]]] = hit[1]
+    key = (kind, keep)
+    caches = what_ifs.get(key)
+    if caches is None:
+        caches = (_lasting(g), (-1, frozenset()))
+    saved_caches = (own, g.live_cache, key)
+    g.memo_cache, g.live_cache = caches
+    return saved_players, saved, dict(hidden), saved_caches
 
 
 def _lasting(g: GameState) -> dict[str, tuple[int, Any]]:
     """The memoised values that hold whatever the masks (``GameState.times``' tables and
     the walks, which check the live slots they were made for)."""
-    return {k: v for k, v in g.memo_cache.items() if v[0] == -1}
+    return {k: v for k, v in g.memo_cache.items() if v[0] == -1 and k != WHAT_IFS}
 
 
 def _show(g: GameState, saved: _Saved) -> None:
-    """Undo :func:`_hide`."""
-    players, fields, _ = saved
+    """Undo :func:`_hide` (and keep the what-if's caches for the next one)."""
+    players, fields, _, (own, live, key) = saved
     for p, masked, was, new_extra, count in players:
         p.masked, p.character, p.new_extra, p.unmask_count = masked, was, new_extra, count
     g.revealed, g.secretary, g.extra_unmaskings, g.original_extra_unmaskings, g.flags = fields
-    g.live_cache, g.memo_cache = (-1, frozenset()), _lasting(g)
+    own[WHAT_IFS][1][key] = (g.memo_cache, g.live_cache)
+    g.memo_cache, g.live_cache = own, live
 
 
 @contextmanager
@@ -200,64 +269,92 @@ def _what_if(g: GameState) -> Iterator[None]:
 #: id(state) -> what :func:`_hide` saved while rules read that game as players know it
 #: (``None``: reading it so, nothing pending right now); absent: the game as it is
 _KNOWN: dict[int, _Saved | None] = {}
+#: (the same, for a quick look from the engine's hot paths: never change it from there)
+KNOWN = _KNOWN
 #: id(state) -> the verdicts read as they are within :func:`as_known` (the actor's own)
 _KEEP: dict[int, frozenset[int]] = {}
 
 
-@contextmanager
-def as_known(g: GameState, keep: frozenset[int] = frozenset()) -> Iterator[None]:
+class as_known:  # (used as a function: ``with as_known(g):``)
     """Within the block, the rules read ``g`` as players know it (A77 ``frozen``: a
     command's or a timer's checks and decisions never depend on an outcome not yet
     announced), except the verdicts ``keep`` (an accused's own command reads his own
     verdict as it left him); every event still applies to the game itself
     (:func:`truly`), so a replay of the log rebuilds the same game. Re-entrant; the
-    read lock is held."""
-    with READ_LOCK:
+    read lock is held. (A class: entered on every command.)"""
+
+    __slots__ = ("_g", "_keep", "_outer")
+
+    def __init__(self, g: GameState, keep: frozenset[int] = frozenset()) -> None:
+        self._g, self._keep, self._outer = g, keep, False
+
+    def __enter__(self) -> None:
+        READ_LOCK.acquire()
+        g = self._g
         key = id(g)
         if key in _KNOWN:
-            yield
             return
-        inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
-        inside.add(key)
-        _KEEP[key] = keep
-        _KNOWN[key] = _hide(g, keep)
         try:
-            yield
+            saved = _hide(g, self._keep, "known")
+        except BaseException:
+            READ_LOCK.release()
+            raise
+        self._outer = True
+        _inside().add(key)
+        _KEEP[key] = self._keep
+        _KNOWN[key] = saved
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self._outer:
+                g = self._g
+                key = id(g)
+                saved = _KNOWN.pop(key, None)
+                if saved is not None:
+                    _show(g, saved)
+                _KEEP.pop(key, None)
+                _inside().discard(key)
         finally:
-            saved = _KNOWN.pop(key, None)
-            if saved is not None:
-                _show(g, saved)
-            _KEEP.pop(key, None)
-            inside.discard(key)
+            READ_LOCK.release()
 
 
-@contextmanager
-def truly(g: GameState) -> Iterator[None]:
+class truly:  # (used as a function: ``with truly(g):``)
     """Within the block, the game as it is, even inside :func:`as_known` (a verdict's own
     consequences date from its conclusion, R4.10; events apply to the game itself)."""
-    key = id(g)
-    if key not in _KNOWN:
-        yield
-        return
-    saved = _KNOWN.pop(key)
-    if saved is not None:
-        _show(g, saved)
-    inside: set[int] = _LOCAL.__dict__.setdefault("inside", set())
-    inside.discard(key)
-    try:
-        yield
-    finally:
-        inside.add(key)
-        _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()))
+
+    __slots__ = ("_g", "_was")
+
+    def __init__(self, g: GameState) -> None:
+        self._g, self._was = g, False
+
+    def __enter__(self) -> None:
+        g = self._g
+        key = id(g)
+        if key not in _KNOWN:
+            return
+        self._was = True
+        saved = _KNOWN.pop(key)
+        if saved is not None:
+            _show(g, saved)
+        _inside().discard(key)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was:
+            g = self._g
+            key = id(g)
+            _inside().add(key)
+            _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()), "known")
 
 
 def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
     """Whether applying ``e`` closes the instant of a verdict (``evolve`` then keeps the
     flags its consequences left: it must read the game itself, A77)."""
-    return any(
-        later is None and (t := g.trials[n - 1]).ended_at is not None and e.at > t.ended_at
-        for n, (_before, later) in g.verdict_flags.items()
-    )
+    for n, (_before, later) in g.verdict_flags.items():
+        if later is None:
+            ended = g.trials[n - 1].ended_at
+            if ended is not None and e.at > ended:
+                return True
+    return False
 
 
 def reading_as_known(g: GameState) -> bool:

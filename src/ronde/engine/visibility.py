@@ -25,10 +25,10 @@ def notify_new_targets(ctx: Context) -> None:
         for seat, p in g.players.items():
             if not p.masked:
                 continue
-            current = character_of(g, p).visible_set(g, p)
-            new = sorted([c for c in current if c not in p.told_targets])  # no order (R2.4)
+            told = p.told_targets
+            new = [c for c in character_of(g, p).visible_set(g, p) if c not in told]
             if new:
-                news.append((seat, new))
+                news.append((seat, sorted(new)))  # no order (R2.4)
     for seat, new in news:
         names = ", ".join(french_name(c) for c in new)
         ctx.tell(

@@ -121,12 +121,9 @@ class DevilsAdvocate(Character):
 
     def _pending(self, g: GameState, t: Trial) -> list[tuple[str, str]]:
         """(seat, window) of attempts still pending on ``t``."""
-        out = []
-        for seat, p in g.players.items():
-            for w, a in p.data.get("da_attempts", {}).items():
-                if a["trial"] == t.number and a["status"] == "pending":
-                    out.append((seat, w))
-        return out
+        # (attempts change by character facts only, which move ``board_count``)
+        index = g.memoized_board("da_pending", lambda: _pending_by_trial(g))
+        return list(index.get(t.number, ()))
 
     def intercept_quorum(self, ctx: Context, trial: Trial) -> bool:
         """The designated trial reaches quorum: cancelled for procedural defect (R7.3.3)."""
@@ -336,3 +333,15 @@ class DevilsAdvocate(Character):
         if posted:
             out.append(f"Procès où vous avez écrit : {', '.join(f'n°{n}' for n in posted)}.")
         return out
+
+
+def _pending_by_trial(g: GameState) -> dict[Any, list[tuple[str, str]]]:
+    """Trial number -> (seat, window) of the attempts pending on it, in the players' order."""
+    out: dict[Any, list[tuple[str, str]]] = {}
+    for seat, p in g.players.items():
+        attempts = p.data.get("da_attempts")
+        if attempts:
+            for w, a in attempts.items():
+                if a["status"] == "pending":
+                    out.setdefault(a["trial"], []).append((seat, w))
+    return out

@@ -194,12 +194,10 @@ class LittleMermaid(ListedJokers):
 
     def _orders_to(self, g: GameState, seat: str) -> list[tuple[str, dict[str, Any]]]:
         """(Mermaid seat, order) of every order given to ``seat``."""
-        out = []
-        for holder, p in g.players.items():
-            o = p.data.get("orders", {}).get(seat)
-            if o is not None:
-                out.append((holder, o))
-        return out
+        # (orders change by character facts only, which move ``board_count``: one index of
+        # them all, kept until the next, not a walk through every player per complaint)
+        index = g.memoized_board("mermaid_orders", lambda: _orders_by_target(g))
+        return list(index.get(seat, ()))
 
     # -- the compelled complaint (R5.16.5, R7.10.5, A74) --------------------------------
     def compels_complaint(self, g: GameState, p: Player, trial: Trial) -> bool:
@@ -370,3 +368,14 @@ class LittleMermaid(ListedJokers):
         if data.get("ordered_today"):
             out.append("Vous avez déjà donné un ordre aujourd'hui.")
         return out
+
+
+def _orders_by_target(g: GameState) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """Seat -> (Mermaid seat, order) of the orders given to him, in the players' order."""
+    out: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for holder, p in g.players.items():
+        orders = p.data.get("orders")
+        if orders:
+            for target, o in orders.items():
+                out.setdefault(target, []).append((holder, o))
+    return out
