@@ -400,23 +400,12 @@ _STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool]] =
 
 def evolve(g: GameState, e: Event) -> GameState:
     """Apply event ``e`` to ``g`` (in place) and return ``g``."""
-    if g.verdict_flags:
-        _verdict_instant_over(g, e)
-    apply, keeps_live, keeps_board = _STEPS[type(e)]
-    apply(g, e)
-    g.clock = e.at
-    count = g.event_count
-    g.event_count = count + 1
-    if keeps_live and g.live_cache[0] == count:
-        g.live_cache = (count + 1, g.live_cache[1])  # (see :func:`ronde.engine.ronde.live_slots`)
-    if not keeps_board:
-        g.board_count = count + 1
-    return g
+    return evolve_all(g, (e,))
 
 
 def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
-    """Apply every event of ``events`` in turn: :func:`evolve` folded over them, in
-    one loop (a replay's)."""
+    """Apply every event of ``events`` in turn, in one loop (a replay's; :func:`evolve`
+    is this loop over one event)."""
     steps = _STEPS
     for e in events:
         if g.verdict_flags:
@@ -427,6 +416,7 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
         count = g.event_count
         g.event_count = count + 1
         if keeps_live and g.live_cache[0] == count:
+            # (kept across events that change no mask: :func:`ronde.engine.ronde.live_slots`)
             g.live_cache = (count + 1, g.live_cache[1])
         if not keeps_board:
             g.board_count = count + 1
