@@ -14,7 +14,6 @@ from typing import Any, Concatenate, ParamSpec
 
 from django.contrib.auth.views import redirect_to_login
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -46,69 +45,58 @@ def membership(request: HttpRequest, game: Game) -> Membership | None:
 #: from the engine, not from the set-up's lists
 _MEMBER = Columns(Membership, "m")
 _GAME = Columns(Game, "g", exclude=("options", "roster", "cast", "ronde"))
+_SEAT = Columns(GameMaster, "s")
+_WHOLE_GAME = Columns(Game, "g")
+
+_SQL: dict[tuple[str, str], str] = {}
 
 
-def _member_sql(conn: BaseDatabaseWrapper) -> str:
-    qn = conn.ops.quote_name
-    m, g = qn("m"), qn("g")
+def _seat_and_game(
+    seat: Columns, game: Columns, slug: str, user_pk: Any, tail: Callable[[Any], str] | None
+) -> Any:
+    """The user's row of ``seat``'s table in the game ``slug`` with its game (``None``
+    if none): one hand-written query (:mod:`.rawrows`), as it runs on every page.
+    ``tail(quote_name)`` adds conditions and an order to the query."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    key = (seat.alias, conn.vendor)
+    sql = _SQL.get(key)
+    if sql is None:
+        qn = conn.ops.quote_name
+        s, g = qn(seat.alias), qn(game.alias)
+        sql = _SQL[key] = (
+            f"SELECT {seat.sql(conn)}, {game.sql(conn)} "
+            f"FROM {qn(seat.model._meta.db_table)} {s} "
+            f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {s}.{qn('game_id')} "
+            f"WHERE {g}.{qn('slug')} = %s AND {s}.{qn('user_id')} = %s"
+            + (tail(qn) if tail is not None else "")
+        )
+    rows = fetch(sql, [slug, user_pk])
+    if not rows:
+        return None
+    n = len(seat)
+    row = seat.build(conn, rows[0][:n])
+    row.game = game.build(conn, rows[0][n:])
+    return row
+
+
+def _latest_active(qn: Any) -> str:
+    m = qn("m")
     return (
-        f"SELECT {_MEMBER.sql(conn)}, {_GAME.sql(conn)} "
-        f"FROM {qn(Membership._meta.db_table)} {m} "
-        f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {m}.{qn('game_id')} "
-        f"WHERE {g}.{qn('slug')} = %s AND {m}.{qn('user_id')} = %s "
-        f"AND {m}.{qn('revoked_at')} IS NULL "
+        f" AND {m}.{qn('revoked_at')} IS NULL "
         f"ORDER BY {m}.{qn('created_at')} DESC, {m}.{qn('id')} DESC LIMIT 1"
     )
 
 
-_SQL: dict[str, str] = {}
-
-
 def active_membership(slug: str, user_pk: Any) -> Membership | None:
     """The user's active membership in the game ``slug`` (the latest), its game with
-    it: one hand-written query (:mod:`.rawrows`), as it runs on every player page."""
-    conn = connections[DEFAULT_DB_ALIAS]
-    sql = _SQL.get(conn.vendor)
-    if sql is None:
-        sql = _SQL[conn.vendor] = _member_sql(conn)
-    rows = fetch(sql, [slug, user_pk])
-    if not rows:
-        return None
-    n = len(_MEMBER)
-    member: Membership = _MEMBER.build(conn, rows[0][:n])
-    member.game = _GAME.build(conn, rows[0][n:])
+    it (the game without its set-up's lists)."""
+    member: Membership | None = _seat_and_game(_MEMBER, _GAME, slug, user_pk, _latest_active)
     return member
 
 
-_SEAT = Columns(GameMaster, "s")
-_WHOLE_GAME = Columns(Game, "g")
-
-
-def _seat_sql(conn: BaseDatabaseWrapper) -> str:
-    qn = conn.ops.quote_name
-    s, g = qn("s"), qn("g")
-    return (
-        f"SELECT {_SEAT.sql(conn)}, {_WHOLE_GAME.sql(conn)} "
-        f"FROM {qn(GameMaster._meta.db_table)} {s} "
-        f"INNER JOIN {qn(Game._meta.db_table)} {g} ON {g}.{qn('id')} = {s}.{qn('game_id')} "
-        f"WHERE {g}.{qn('slug')} = %s AND {s}.{qn('user_id')} = %s"
-    )
-
-
 def game_master_seat(slug: str, user_pk: Any) -> GameMaster | None:
-    """The user's game-master seat in the game ``slug``, its whole game with it (one
-    hand-written query, as it runs on every page of the console)."""
-    conn = connections[DEFAULT_DB_ALIAS]
-    key = f"seat-{conn.vendor}"
-    sql = _SQL.get(key)
-    if sql is None:
-        sql = _SQL[key] = _seat_sql(conn)
-    rows = fetch(sql, [slug, user_pk])
-    if not rows:
-        return None
-    n = len(_SEAT)
-    gm: GameMaster = _SEAT.build(conn, rows[0][:n])
-    gm.game = _WHOLE_GAME.build(conn, rows[0][n:])
+    """The user's game-master seat in the game ``slug``, its whole game with it."""
+    gm: GameMaster | None = _seat_and_game(_SEAT, _WHOLE_GAME, slug, user_pk, None)
     return gm
 
 
