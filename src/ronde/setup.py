@@ -9,7 +9,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
-from .engine.game import too_many_players
+from .engine.errors import RuleViolation
+from .engine.game import check_names, too_many_players
 from .engine.names import EXTRAS, FULL_CAST, MAX_PLAYERS, RONDE_IDS
 
 
@@ -24,10 +25,15 @@ def draw(
     drawn at random for the other seats (the Decorators only when two seats remain).
 
     Raises:
-        ValueError: more than 32 players, or fewer than 3 (French message).
+        ValueError: more than 32 players, fewer than 3, or two names alike (French
+            message).
     """
     r = rng or secrets.SystemRandom()
     n = len(players)
+    try:
+        check_names(players)  # (a name twice would lose a seat in the cast drawn)
+    except RuleViolation as rv:
+        raise ValueError(rv.message) from None
     if n > MAX_PLAYERS:
         raise ValueError(too_many_players(n))
     if n < 3:

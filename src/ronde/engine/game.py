@@ -9,7 +9,7 @@ rebuilds the same state from a log without deciding anything again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, date, datetime
 from typing import Any
@@ -161,6 +161,30 @@ def too_many_players(n: int) -> str:
     )
 
 
+def check_names(names: Sequence[str]) -> None:
+    """Pseudos and game masters' names are matched after folding (R0.4): two that fold
+    alike could never both act, so they are refused first (a roster naming someone
+    twice included), as are empty and reserved names.
+
+    Raises:
+        RuleViolation: ``invalid_argument`` (French message naming the names).
+    """
+    folded: dict[str, str] = {}
+    for name in names:
+        key = fold_name(name)
+        if not key:
+            raise RuleViolation("invalid_argument", f"Pseudo vide ou illisible : « {name} ».")
+        if key in RESERVED_NAMES:
+            raise RuleViolation("invalid_argument", f"Pseudo réservé par Ronde : « {name} ».")
+        if key in folded:
+            raise RuleViolation(
+                "invalid_argument",
+                f"Pseudos indiscernables : « {folded[key]} » et « {name} » (casse, accents, "
+                "caractères invisibles).",
+            )
+        folded[key] = name
+
+
 def validate_setup(
     players: list[str],
     cast: Mapping[str, str],
@@ -176,6 +200,7 @@ def validate_setup(
         raise RuleViolation("invalid_argument", "Aucun joueur.")
     if not game_masters:
         raise RuleViolation("invalid_argument", "Il faut au moins un MJ.")
+    check_names([*players, *game_masters])
     if len(players) > MAX_PLAYERS:
         raise RuleViolation("invalid_argument", too_many_players(len(players)))
     resolved = {p: resolve_character(c) for p, c in cast.items()}
@@ -213,21 +238,6 @@ def validate_setup(
             raise RuleViolation("invalid_argument", f"Personne n'incarne {french_name(c)}.")
         if c == "decorators" and counts[c] != 2:
             raise RuleViolation("invalid_argument", "Les Décorateurs sont deux joueurs.")
-    # names are matched after folding (R0.4): two that fold alike could never both act
-    folded: dict[str, str] = {}
-    for name in [*players, *game_masters]:
-        key = fold_name(name)
-        if not key:
-            raise RuleViolation("invalid_argument", f"Pseudo vide ou illisible : « {name} ».")
-        if key in RESERVED_NAMES:
-            raise RuleViolation("invalid_argument", f"Pseudo réservé par Ronde : « {name} ».")
-        if key in folded:
-            raise RuleViolation(
-                "invalid_argument",
-                f"Pseudos indiscernables : « {folded[key]} » et « {name} » (casse, accents, "
-                "caractères invisibles).",
-            )
-        folded[key] = name
     assert set(slots) <= set(RONDE_IDS)
     return resolved, slots
 
