@@ -436,12 +436,10 @@ def _suggest(
 
 def constraint_verdicts(game: Game) -> dict[tuple[str, int], str]:
     """Constraints already judged: (player, day) -> "respectée" / "non respectée"."""
-    out: dict[tuple[str, int], str] = {}
-    for a in Action.objects.filter(game=game, struck=False, action="record_constraint"):
-        player, day = a.args.get("player"), _int(a.args.get("day"))
-        if isinstance(player, str) and day is not None:
-            out[(player, day)] = "respectée" if a.args.get("met") else "non respectée"
-    return out
+    return {
+        key: "respectée" if a.args.get("met") else "non respectée"
+        for key, a in service.constraint_verdicts(game).items()
+    }
 
 
 def participation_rows(

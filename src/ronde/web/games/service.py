@@ -401,3 +401,18 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
             return Outcome(True, preview=diff)
     except IntegrityError:
         raise Conflict() from None
+
+
+def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
+    """The constraint verdicts recorded and applied (not struck, not refused), by
+    (player, day): the latest of each (the console's to-do list, the forum's checks)."""
+    out: dict[tuple[str, int], Action] = {}
+    rows = Action.objects.filter(
+        game=game, action="record_constraint", struck=False, outcome="applied"
+    ).select_related("recorded_by")
+    for a in rows.order_by("at", "pk"):
+        try:
+            out[(str(a.args.get("player")), int(a.args.get("day")))] = a
+        except (TypeError, ValueError):
+            continue
+    return out

@@ -58,20 +58,6 @@ def item_key(day: int, w: dict[str, Any]) -> str:
     return hashlib.sha1(repr(ident).encode()).hexdigest()[:40]
 
 
-def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
-    """The recorded constraint verdicts (not struck), by (player, day)."""
-    out: dict[tuple[str, int], Action] = {}
-    rows = Action.objects.filter(
-        game=game, action="record_constraint", struck=False, outcome="applied"
-    ).select_related("recorded_by")
-    for a in rows.order_by("at", "pk"):
-        try:
-            out[(str(a.args.get("player")), int(a.args.get("day")))] = a
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
 def _work(
     request: HttpRequest, game: Game, v: View, choices: vocabulary.Choices
 ) -> list[dict[str, Any]]:
@@ -84,7 +70,7 @@ def _work(
             "taken_by", "done_by"
         )
     }
-    verdicts = constraint_verdicts(game)
+    verdicts = service.constraint_verdicts(game)
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     back = reverse("gm_dashboard", args=[game.slug])
     out = []
@@ -423,7 +409,7 @@ def _one_verdict(
     one is a correction, confirmed with a reason, that strikes the first (``None``: go
     on and record)."""
     try:
-        previous = constraint_verdicts(game).get((str(args["player"]), int(args["day"])))
+        previous = service.constraint_verdicts(game).get((str(args["player"]), int(args["day"])))
     except (KeyError, TypeError, ValueError):
         return None
     if previous is None:
