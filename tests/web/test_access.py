@@ -82,6 +82,17 @@ def test_player_page_gives_the_players_own_membership(world: World) -> None:
     assert game == world.game and member.pseudo == "Bob" and args == ("x", 3)
 
 
+def test_personal_pages_are_kept_by_no_browser_or_proxy_cache(world: World) -> None:
+    """A player's page holds his secrets, the console everyone's: ``private, no-store``."""
+    for wrapped, user in (
+        (_player_view()[0], world.users["Bob"]),
+        (_gm_view()[0], world.gms["Mj2"]),
+    ):
+        r = wrapped(_request(user), world.game.slug)
+        control = {x.strip() for x in r["Cache-Control"].split(",")}
+        assert {"private", "no-store", "no-cache"} <= control, control
+
+
 def test_player_page_refuses_anonymous_game_masters_and_unknown_games(world: World) -> None:
     wrapped, seen = _player_view()
     r = wrapped(_request(None, "/partie/ronde-test/moi/"), world.game.slug)

@@ -16,6 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 
 from .models import Game, GameMaster, Membership
@@ -100,6 +101,14 @@ def game_master_seat(slug: str, user_pk: Any) -> GameMaster | None:
     return gm
 
 
+def private(response: HttpResponse) -> HttpResponse:
+    """A page of one person's (a player's secrets, the game masters' console): never
+    kept by a browser's or a proxy's cache (``Cache-Control: private, no-store``)."""
+    add_never_cache_headers(response)
+    patch_cache_control(response, private=True)
+    return response
+
+
 def gm_page(
     view: Callable[Concatenate[HttpRequest, Game, GameMaster, P], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -113,7 +122,7 @@ def gm_page(
         if gm is None:
             get_object_or_404(Game, slug=slug)  # no such game: the usual 404
             raise Http404(_("Vous n'êtes pas MJ de cette partie."))
-        return view(request, gm.game, gm, *args, **kwargs)
+        return private(view(request, gm.game, gm, *args, **kwargs))
 
     update_wrapper(wrapper, view)
     return wrapper
@@ -131,7 +140,7 @@ def player_page(
         member = active_membership(slug, request.user.pk)
         if member is None or not member.game.started:
             raise Http404(_("Vous ne jouez pas dans cette partie."))
-        return view(request, member.game, member, *args, **kwargs)
+        return private(view(request, member.game, member, *args, **kwargs))
 
     update_wrapper(wrapper, view)
     return wrapper
