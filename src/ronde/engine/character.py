@@ -61,6 +61,17 @@ class Character:
         Revenant given its role (R7.22.2). Power handlers check this, not ``p.character``."""
         return self.role_since(g, p) is not None
 
+    def fact(
+        self, ctx: Context, seat: str, kind: str, data: Mapping[str, Any] | None = None
+    ) -> None:
+        """Record a fact of this character's (a ``CharacterFact`` now, about ``seat``):
+        what its rules keep in ``p.data`` is rebuilt from these on replay."""
+        ctx.emit(
+            CharacterFact(
+                at=ctx.now, character=self.id, player=seat, kind=kind, data=dict(data or {})
+            )
+        )
+
     # -- visibility and targets (R2) -------------------------------------------
     def slot(self, g: GameState, p: Player) -> str:
         """His slot: this character's, or his own when he exercises it as a given role

@@ -74,15 +74,7 @@ class Alice(ListedJokers):
         text = str(cmd.require("text")).strip()
         if not text:
             raise RuleViolation("invalid_argument", "Extrait vide.")
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="excerpt",
-                data={"day": day, "by": cmd.by},
-            )
-        )
+        self.fact(ctx, seat, "excerpt", {"day": day, "by": cmd.by})
         ctx.tell([seat], "excerpt", f"Extrait des MP des MJ : « {text} »", day=day, excerpt=text)
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:

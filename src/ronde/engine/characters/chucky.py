@@ -96,15 +96,7 @@ class Chucky(ListedJokers):
             attempts="chucky_attempts",
             exhausted="Chucky a déjà écourté un Procès en W{w}.",
         )
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="shorten",
-                data={"window": w, "trial": t.number, "day": day},
-            )
-        )
+        self.fact(ctx, actor, "shorten", {"window": w, "trial": t.number, "day": day})
         if g.opt("A43") == "cancel_wins" and any(
             m.intercept_quorum(ctx, t) for m in every_character(g) if m is not self
         ):
@@ -148,15 +140,7 @@ class Chucky(ListedJokers):
             _score_complaint(ctx, t, actor, truth, did_not_conclude=penalty, unmasked=unmasked)
 
     def _result(self, ctx: Context, seat: str, window: int, status: str, trial: int | None) -> None:
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="shorten_result",
-                data={"window": window, "status": status, "trial": trial},
-            )
-        )
+        self.fact(ctx, seat, "shorten_result", {"window": window, "status": status, "trial": trial})
 
     def _required(self, g: GameState, p: Player) -> list[str]:
         since = self.role_since(g, p) or 1

@@ -125,7 +125,7 @@ class Decorators(Character):
                 result = "tie"
             else:
                 result = a if counts[a] > counts[b] else b
-            self._fact(ctx, a, "contest", {"day": day, "result": result})
+            self.fact(ctx, a, "contest", {"day": day, "result": result})
             for s in masked:
                 other = b if s == a else a
                 text = {
@@ -140,7 +140,7 @@ class Decorators(Character):
                     unmask(ctx, s, "constraint", "R7.6.3", detail=f"J{day}", cause_day=day)
             self._sanction(ctx, masked, day)
             return
-        self._fact(ctx, masked[0], "contest", {"day": day, "result": None})
+        self.fact(ctx, masked[0], "contest", {"day": day, "result": None})
         self._survivor(ctx, masked[0], holders, day)
 
     def _sanction(self, ctx: Context, pair: list[str], day: int) -> None:
@@ -183,9 +183,6 @@ class Decorators(Character):
                 detail=f"aucun objet du J{window[0]} au J{window[1]}",
                 cause_day=day,
             )
-
-    def _fact(self, ctx: Context, seat: str, kind: str, data: dict[str, object]) -> None:
-        ctx.emit(CharacterFact(at=ctx.now, character=self.id, player=seat, kind=kind, data=data))
 
     # -- timers -------------------------------------------------------------------------
     def after_day_closed(self, ctx: Context, day: int) -> None:

@@ -191,15 +191,7 @@ class Destiny(Character):
             self._check_entry(g, p, c)
         if g.opt("A51") == "distinct" and len(set(entries)) != len(entries):
             raise RuleViolation("invalid_argument", "Chaque Personnage une seule fois (A51).")
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="schedule",
-                data={"first_day": first, "entries": entries},
-            )
-        )
+        self.fact(ctx, actor, "schedule", {"first_day": first, "entries": entries})
         listing = ", ".join(f"J{first + i} {french_name(c)}" for i, c in enumerate(entries))
         ctx.tell([actor], "destiny_schedule", f"Liste enregistrée : {listing}.")
 
@@ -230,14 +222,11 @@ class Destiny(Character):
         shifted = entries[:i] + entries[i + 1 :] + [append]
         if g.opt("A51") == "distinct" and len(set(shifted)) != len(shifted):
             raise RuleViolation("invalid_argument", "Chaque Personnage une seule fois (A51).")
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="schedule",
-                data={"first_day": sched["first_day"], "entries": shifted, "shift_day": day},
-            )
+        self.fact(
+            ctx,
+            actor,
+            "schedule",
+            {"first_day": sched["first_day"], "entries": shifted, "shift_day": day},
         )
         ctx.tell(
             [actor],
@@ -267,14 +256,11 @@ class Destiny(Character):
         if waiting:
             # its holder awaits a verdict: the day is judged at its announcement, as the
             # verdict left it (a rest day if it unmasked him then, A54, A77)
-            ctx.emit(
-                CharacterFact(
-                    at=ctx.now,
-                    character=self.id,
-                    player=p.seat,
-                    kind="duty_waits",
-                    data={"day": day, "trial": waiting[0].number, "character": today},
-                )
+            self.fact(
+                ctx,
+                p.seat,
+                "duty_waits",
+                {"day": day, "trial": waiting[0].number, "character": today},
             )
             return
         self._fail(ctx, p, day, today)
@@ -301,15 +287,7 @@ class Destiny(Character):
             for wait in list(p.data.get("duty_waits", [])):
                 if wait["trial"] != trial.number:
                     continue
-                ctx.emit(
-                    CharacterFact(
-                        at=ctx.now,
-                        character=self.id,
-                        player=seat,
-                        kind="duty_settled",
-                        data={"day": wait["day"]},
-                    )
-                )
+                self.fact(ctx, seat, "duty_settled", {"day": wait["day"]})
                 holders = set(g.holders.get(wait["character"], ()))
                 fell = holders & set(trial.flags.get("unmasked", ()))
                 if not fell and p.masked and self.holds(g, p):
@@ -324,15 +302,7 @@ class Destiny(Character):
         for seat in trial.accused:
             if g.players[seat].character == self.id and g.players[seat].masked:
                 met = criterion_met(g, seat, g.action_day(trial.opened_at))
-                ctx.emit(
-                    CharacterFact(
-                        at=ctx.now,
-                        character=self.id,
-                        player=seat,
-                        kind="immunity",
-                        data={"trial": trial.number, "met": met},
-                    )
-                )
+                self.fact(ctx, seat, "immunity", {"trial": trial.number, "met": met})
 
     def accusation_true(self, g: GameState, accused: Player, trial: Trial) -> bool | None:
         if g.opt("A53") == "at_opening":
@@ -352,14 +322,11 @@ class Destiny(Character):
         sched = self.schedule(p)
         if not sched:
             return
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=p.seat,
-                kind="inherited",
-                data={"first_day": sched["first_day"], "entries": list(sched["entries"])},
-            )
+        self.fact(
+            ctx,
+            p.seat,
+            "inherited",
+            {"first_day": sched["first_day"], "entries": list(sched["entries"])},
         )
         self._tell_schedule(ctx, ctx.g.chorus())
 

@@ -102,15 +102,7 @@ class DevilsAdvocate(Character):
             exhausted="Tentative d'annulation de W{w} déjà faite.",
             accused="L'Avocat n'annule pas un Procès où il est accusé.",
         )
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="cancel_attempt",
-                data={"window": w, "trial": t.number, "day": day},
-            )
-        )
+        self.fact(ctx, actor, "cancel_attempt", {"window": w, "trial": t.number, "day": day})
         ctx.tell(
             [],
             "cancel_requested",
@@ -144,15 +136,7 @@ class DevilsAdvocate(Character):
             self._judge(ctx, ctx.g.players[seat])
 
     def _result(self, ctx: Context, seat: str, window: str, status: str) -> None:
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="cancel_result",
-                data={"window": int(window), "status": status},
-            )
-        )
+        self.fact(ctx, seat, "cancel_result", {"window": int(window), "status": status})
 
     def _required(self, g: GameState, p: Player) -> list[str]:
         """The duty windows that bind him (the Revenant: those starting after his role, A61)."""
@@ -197,14 +181,11 @@ class DevilsAdvocate(Character):
         else:
             ok = not counted or counted[-1] != defends
         day = g.action_day(ctx.now)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="defence",
-                data={"day": day, "trial": trial.number, "player": defends, "counted": ok},
-            )
+        self.fact(
+            ctx,
+            seat,
+            "defence",
+            {"day": day, "trial": trial.number, "player": defends, "counted": ok},
         )
         if not ok:
             ctx.tell(

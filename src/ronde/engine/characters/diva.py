@@ -133,15 +133,7 @@ class Diva(Character):
             q = g.players[seat]
             if not self.holds(g, q) or "worried" in q.data.get(self.id, {}):
                 continue
-            ctx.emit(
-                CharacterFact(
-                    at=ctx.now,
-                    character=self.id,
-                    player=seat,
-                    kind="worried",
-                    data={"trial": trial.number},
-                )
-            )
+            self.fact(ctx, seat, "worried", {"trial": trial.number})
             ctx.announce(
                 "diva_worried",
                 f"Procès n°{trial.number} : la Diva est seulement inquiétée et fait appel.",
@@ -204,15 +196,7 @@ class Diva(Character):
         if character == p.character:
             raise RuleViolation("not_allowed", "La Diva ne se désigne pas elle-même.")
         found = complainers(g, actor, character)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="designated",
-                data={"character": character, "day": day, "revealed": found},
-            )
-        )
+        self.fact(ctx, actor, "designated", {"character": character, "day": day, "revealed": found})
         if found:
             names = " et ".join(g.pseudo(s) for s in found)
             ctx.announce(
@@ -257,15 +241,7 @@ class Diva(Character):
         if character in mine.get("designated", []):
             raise RuleViolation("not_allowed", f"{french_name(character)} a déjà été désigné.")
         found = complainers(g, actor, character)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="last_breath",
-                data={"character": character, "found": found},
-            )
-        )
+        self.fact(ctx, actor, "last_breath", {"character": character, "found": found})
         ctx.announce(
             "diva_last_breath",
             f"Dernier souffle de la Diva : {french_name(character)}.",
@@ -275,15 +251,7 @@ class Diva(Character):
             unmask(ctx, seat, "power", "R7.14.6", detail="dernier souffle de la Diva")
 
     def on_unmasked(self, ctx: Context, p: Player) -> None:
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=p.seat,
-                kind="fallen",
-                data={"day": ctx.g.day(ctx.now)},
-            )
-        )
+        self.fact(ctx, p.seat, "fallen", {"day": ctx.g.day(ctx.now)})
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         if fact.kind == "public":

@@ -78,15 +78,7 @@ class Guignol(Character):
         text = " ".join(str(cmd.require("text")).split())
         if not text:
             raise RuleViolation("invalid_argument", "Contrainte vide.")
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=holders[0],
-                kind="secret_constraint",
-                data={"text": text},
-            )
-        )
+        self.fact(ctx, holders[0], "secret_constraint", {"text": text})
         if g.days_closed >= 1:
             self._tell(ctx, g.players[holders[0]])
 

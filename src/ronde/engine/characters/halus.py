@@ -107,15 +107,7 @@ class Halus(ListedJokers):
 
     def _use(self, ctx: Context, seat: str, trial: int) -> None:
         period = self._period(ctx.g)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="anonymous_used",
-                data={"period": period, "trial": trial},
-            )
-        )
+        self.fact(ctx, seat, "anonymous_used", {"period": period, "trial": trial})
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         if fact.kind == "anonymous_used":

@@ -164,9 +164,7 @@ class LittleMermaid(ListedJokers):
                 f"Ordre inconnu : « {kind} » (porter plainte, aller à une case ou "
                 "prendre un objet).",
             )
-        ctx.emit(
-            CharacterFact(at=ctx.now, character=self.id, player=actor, kind="order", data=data)
-        )
+        self.fact(ctx, actor, "order", data)
         text = f"Chant de la Petite Sirène : {self._describe(g, data)}"
         ctx.tell([target], "order", text, order=data)
 
@@ -222,15 +220,7 @@ class LittleMermaid(ListedJokers):
                 self._status(ctx, holder, complaint.author, "obeyed")
 
     def _status(self, ctx: Context, holder: str, target: str, status: str) -> None:
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=holder,
-                kind="order_status",
-                data={"target": target, "status": status},
-            )
-        )
+        self.fact(ctx, holder, "order_status", {"target": target, "status": status})
 
     # -- the MJs' ruling (A45) ----------------------------------------------------------
     def record_order(self, ctx: Context, cmd: Command, actor: str) -> None:

@@ -99,30 +99,14 @@ class Pierrot(ListedJokers):
             )
         if day in p.data.get("sleep_days", []):
             raise RuleViolation("daily_limit", "Un seul sommeil par jour.")
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="sleep_chosen",
-                data={"target": target, "day": day},
-            )
-        )
+        self.fact(ctx, actor, "sleep_chosen", {"target": target, "day": day})
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
         if p.unofficial is not None:
             return  # unofficially unmasked: his powers are lost, the sleep lapses (R4.15)
         for target, chosen in p.data.get("pending", []):
             if chosen == day and ctx.g.players[target].masked:
-                ctx.emit(
-                    CharacterFact(
-                        at=ctx.now,
-                        character=self.id,
-                        player=p.seat,
-                        kind="sleep_starts",
-                        data={"target": target, "day": day + 1},
-                    )
-                )
+                self.fact(ctx, p.seat, "sleep_starts", {"target": target, "day": day + 1})
                 ctx.tell(
                     [target], "asleep", f"Vous êtes endormi pour tout le J{day + 1}.", day=day + 1
                 )
@@ -136,15 +120,7 @@ class Pierrot(ListedJokers):
         today = ctx.g.day(ctx.now)
         for target, chosen in p.data.get("pending", []):
             if chosen + 1 >= today and target in ctx.g.asleep.get(chosen + 1, set()):
-                ctx.emit(
-                    CharacterFact(
-                        at=ctx.now,
-                        character=self.id,
-                        player=p.seat,
-                        kind="sleep_ends",
-                        data={"target": target, "day": chosen + 1},
-                    )
-                )
+                self.fact(ctx, p.seat, "sleep_ends", {"target": target, "day": chosen + 1})
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         if fact.kind == "chorus_unlocked":
@@ -198,14 +174,8 @@ class Pierrot(ListedJokers):
         target = str(args["player"])
         if not ctx.g.players[target].masked:
             return
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=target,
-                kind="chorus_sleep",
-                data={"target": target, "day": day, "members": list(members)},
-            )
+        self.fact(
+            ctx, target, "chorus_sleep", {"target": target, "day": day, "members": list(members)}
         )
         ctx.tell([target], "asleep", f"Vous êtes endormi pour tout le J{day}.", day=day)
 

@@ -102,10 +102,10 @@ class Pinocchio(Character):
         day = g.action_day(ctx.now)
         if anonymous:
             if not self._anonymous_used(g, p):
-                self._fact(ctx, seat, "anonymous", {"day": day, "trial": trial.number})
+                self.fact(ctx, seat, "anonymous", {"day": day, "trial": trial.number})
             return
         if g.opt("A60") == "outcome":
-            self._fact(ctx, seat, "pending", {"trial": trial.number})
+            self.fact(ctx, seat, "pending", {"trial": trial.number})
             return
 
         self._count(ctx, p, trial.number, day, lie=not accusation_truth(g, trial))
@@ -128,7 +128,7 @@ class Pinocchio(Character):
                 self._count(ctx, p, trial.number, day, lie=trial.status == "unjust")
 
     def _count(self, ctx: Context, p: Player, trial: int, day: int, *, lie: bool) -> None:
-        self._fact(ctx, p.seat, "participation", {"trial": trial, "day": day, "lie": lie})
+        self.fact(ctx, p.seat, "participation", {"trial": trial, "day": day, "lie": lie})
         if lie:
             return
         truths = len(self._truths(p))
@@ -140,9 +140,6 @@ class Pinocchio(Character):
         )
         if truths >= TRUTHS_LIMIT:
             unmask(ctx, p.seat, "duty", "R7.21.5", detail="trois Procès justes", cause_day=day)
-
-    def _fact(self, ctx: Context, seat: str, kind: str, data: dict[str, object]) -> None:
-        ctx.emit(CharacterFact(at=ctx.now, character=self.id, player=seat, kind=kind, data=data))
 
     def _truths(self, p: Player) -> list[dict[str, object]]:
         return [x for x in p.data.get(self.id, {}).get("participations", []) if not x["lie"]]

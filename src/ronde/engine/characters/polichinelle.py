@@ -115,15 +115,7 @@ class Polichinelle(Character):
         pool = sorted(s for s in g.players if s not in (actor, seat))
         drawn = sorted(ctx.rng("polichinelle-secret").sample(pool, min(RECIPIENTS, len(pool))))
         character = g.players[seat].character or "extra"
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="secret",
-                data={"day": day, "player": seat, "recipients": drawn},
-            )
-        )
+        self.fact(ctx, actor, "secret", {"day": day, "player": seat, "recipients": drawn})
         text = f"Secret de Polichinelle : {g.pseudo(seat)} est {french_name(character)}."
         for r in [actor, *drawn]:
             ctx.emit(
@@ -155,15 +147,7 @@ class Polichinelle(Character):
             raise RuleViolation("daily_limit", "Une seule plainte anonyme offerte par jour.")
         seat = self._designated(g, cmd, actor)
         until = elapsed(ctx.now, TRIAL_WINDOW)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="gift",
-                data={"day": day, "player": seat, "until": until.isoformat()},
-            )
-        )
+        self.fact(ctx, actor, "gift", {"day": day, "player": seat, "until": until.isoformat()})
         ctx.tell(
             [seat],
             "gift",
@@ -198,15 +182,7 @@ class Polichinelle(Character):
         gift = self._live_gift(ctx.g, seat)
         if gift is None:
             return
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="gift_used",
-                data={"index": gift["index"], "trial": trial},
-            )
-        )
+        self.fact(ctx, seat, "gift_used", {"index": gift["index"], "trial": trial})
 
     # -- inheritance: the chorus's secrets (R7.19.5, R8.9, A58) -------------------------
     def on_unmasked(self, ctx: Context, p: Player) -> None:
@@ -250,21 +226,18 @@ class Polichinelle(Character):
         true = target.masked and target.character == character
         pool = sorted(s for s, q in g.players.items() if q.masked and s != seat)
         drawn = sorted(ctx.rng("chorus-secret").sample(pool, min(CHORUS_RECIPIENTS, len(pool))))
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=seat,
-                kind="chorus_secret",
-                data={
-                    "day": day,
-                    "player": seat,
-                    "as": character,
-                    "true": true,
-                    "recipients": drawn,
-                    "members": list(members),
-                },
-            )
+        self.fact(
+            ctx,
+            seat,
+            "chorus_secret",
+            {
+                "day": day,
+                "player": seat,
+                "as": character,
+                "true": true,
+                "recipients": drawn,
+                "members": list(members),
+            },
         )
         text = f"Selon les Démasqués, {target.pseudo} est {french_name(character)}."
         if not true:

@@ -188,15 +188,7 @@ class Prompter(Character):
                 "invalid_argument",
                 f"La phrase doit compter au moins {PHRASE_MIN_WORDS} mots ({len(words)}).",
             )
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="phrase",
-                data={"text": text, "day": day},
-            )
-        )
+        self.fact(ctx, actor, "phrase", {"text": text, "day": day})
         ctx.tell([actor], "phrase", f"Phrase enregistrée : « {text} ».", phrase=text)
 
     def prompt(self, ctx: Context, cmd: Command, actor: str) -> None:
@@ -236,22 +228,19 @@ class Prompter(Character):
         each = True
         if right:
             drawn, each = found_extras(ctx, named, by_prompter=True)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="submission",
-                data={
-                    "day": day,
-                    "player": named,
-                    "theme_found": theme,
-                    "player_right": player_right,
-                    "right": right,
-                    "mistake": mistake,
-                    "found": drawn,
-                },
-            )
+        self.fact(
+            ctx,
+            actor,
+            "submission",
+            {
+                "day": day,
+                "player": named,
+                "theme_found": theme,
+                "player_right": player_right,
+                "right": right,
+                "mistake": mistake,
+                "found": drawn,
+            },
         )
         if right:
             ctx.tell([actor], "prompt_result", "Soumission juste : le Figurant est démasqué.")
@@ -339,14 +328,8 @@ class Prompter(Character):
         each = True
         if right:
             drawn, each = found_extras(ctx, named, by_prompter=False)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=named,
-                kind="candle",
-                data={"day": day, "player": named, "right": right, "found": drawn},
-            )
+        self.fact(
+            ctx, named, "candle", {"day": day, "player": named, "right": right, "found": drawn}
         )
         if right:
             unmask_found(ctx, drawn, members, each)

@@ -116,15 +116,7 @@ class Revenant(Character):
                 "not_allowed", f"{french_name(role)} n'est pas un Personnage démasqué."
             )
         day = g.day(ctx.now)
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=p.seat,
-                kind="role_given",
-                data={"role": role, "day": day},
-            )
-        )
+        self.fact(ctx, p.seat, "role_given", {"role": role, "day": day})
         ctx.tell(
             [p.seat],
             "revenant_role",

@@ -132,14 +132,8 @@ class StrawMan(Character):
                 character = (q.character if q.masked else q.original) or "extra"
                 if character not in characters:
                     characters.append(character)
-            ctx.emit(
-                CharacterFact(
-                    at=ctx.now,
-                    character=self.id,
-                    player=seat,
-                    kind="reward",
-                    data={"trial": trial.number, "characters": sorted(characters)},
-                )
+            self.fact(
+                ctx, seat, "reward", {"trial": trial.number, "characters": sorted(characters)}
             )
             names = ", ".join(french_name(c) for c in sorted(characters)) or "aucun"
             ctx.tell(

@@ -144,7 +144,7 @@ class TragicHero(Character):
         )
 
     def _fact(self, ctx: Context, seat: str, kind: str, **data: Any) -> None:
-        ctx.emit(CharacterFact(at=ctx.now, character=self.id, player=seat, kind=kind, data=data))
+        self.fact(ctx, seat, kind, data)
 
     # -- designation (R7.17.2, R7.17.7, A55, A56) ---------------------------------------
     def designate_monster(self, ctx: Context, cmd: Command, actor: str) -> None:

@@ -117,15 +117,7 @@ class Woody(ListedJokers):
                 "not_your_target", f"{french_name(character)} n'est pas un Personnage masqué."
             )
         yes = target.character == character and (character == "extra" or slot_live(g, character))
-        ctx.emit(
-            CharacterFact(
-                at=ctx.now,
-                character=self.id,
-                player=actor,
-                kind="asked",
-                data={"day": day, "player": seat, "as": character, "answer": yes},
-            )
-        )
+        self.fact(ctx, actor, "asked", {"day": day, "player": seat, "as": character, "answer": yes})
         word = "oui" if yes else "non"
         ctx.tell(
             [actor],
