@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .character import every_character
+from .character import answering
 from .chorus import appoint_secretary
 from .clock import LAST_DAY
 from .commands import Command
@@ -65,7 +65,7 @@ def post(ctx: Context, cmd: Command, actor: str) -> None:
     if seat is not None and seat not in t.accused and seat != t.opener and not t.complained(seat):
         raise RuleViolation("invalid_argument", f"{g.pseudo(seat)} ne participe pas à ce Procès.")
     ctx.emit(Posted(at=ctx.now, player=actor, trial=t.number, defends=seat))
-    for module in every_character(g):
+    for module in answering(g, "after_post"):
         module.after_post(ctx, t, actor, seat)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .character import character_of, every_character
+from .character import answering, character_of
 from .clock import LAST_DAY, cutoff_1313
 from .commands import Command
 from .context import Context
@@ -184,7 +184,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
             raise RuleViolation("invalid_argument", f"Jour hors de la partie : {day}.")
         if day < g.day(ctx.now):
             raise RuleViolation("out_of_window", "Un Joker ne couvre pas un jour passé.")
-    if any(other.special_joker(ctx, cmd, actor, items) for other in every_character(g)):
+    if any(other.special_joker(ctx, cmd, actor, items) for other in answering(g, "special_joker")):
         return  # a Joker of another kind (the monstrous Joker, A24)
     if not module.jokers_allowed(g, p):
         raise RuleViolation("not_allowed", "Ce personnage n'a pas de Joker.")

@@ -20,9 +20,6 @@ if TYPE_CHECKING:  # (the Character base reads the state: no import at run time)
     from .character import Character
 
 CHORUS = "chorus"
-#: the tables of :meth:`GameState.times` (what depends only on instants, the start date,
-#: the options and the Ronde: true in any what-if)
-TIME_TABLES = ("days", "day_starts", "shown", "timers", "walks")
 T = TypeVar("T")
 
 

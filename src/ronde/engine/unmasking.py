@@ -357,11 +357,6 @@ def moves_a_verdict_instant(g: GameState, e: Any) -> bool:
     return False
 
 
-def reading_as_known(g: GameState) -> bool:
-    """Whether the rules read ``g`` as players know it just now (:func:`as_known`)."""
-    return id(g) in _KNOWN
-
-
 def hidden_now(g: GameState) -> dict[str, str]:
     """:func:`hidden_unmaskings` of the game itself, also while it is read as known."""
     saved = _KNOWN.get(id(g))

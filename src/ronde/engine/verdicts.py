@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from .character import character_of, every_character
+from .character import answering, character_of
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
@@ -115,7 +115,7 @@ def unmask(
 
 def _after_unmasking(ctx: Context, seat: str, character: str, cause: str) -> None:
     """Every character's reaction to ``seat``'s unmasking (hook ``after_unmasking``)."""
-    for other in every_character(ctx.g):
+    for other in answering(ctx.g, "after_unmasking"):
         other.after_unmasking(ctx, seat, character, cause)
 
 
@@ -171,7 +171,7 @@ def check_quorum(ctx: Context, t: Trial) -> None:
     """Conclude ``t`` at its 4th valid complaint (R4.7), unless a power intercepts it."""
     if t.status != "open" or quorum_count(ctx.g, t) < 4:
         return
-    for module in every_character(ctx.g):
+    for module in answering(ctx.g, "intercept_quorum"):
         if module.intercept_quorum(ctx, t):
             return
     conclude(ctx, t, reason="quorum")
@@ -235,7 +235,7 @@ def _apply_end(ctx: Context, t: Trial, status: str, truth: bool, *, concluded: b
     if not concluded and held_by(g, t) is None:
         _announce_end(ctx, t, status)
     settle_unofficial(ctx, t)
-    for module in every_character(g):
+    for module in answering(g, "after_trial_ended"):
         module.after_trial_ended(ctx, t)
 
 
@@ -313,7 +313,7 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
         _after_unmasking(ctx, seat, character, "trial")
     # a failure while the verdict waited takes effect now (R4.15, A77)
     settle_unofficial(ctx, t)
-    for module in every_character(g):  # duties judged while it waited (A77)
+    for module in answering(g, "after_announcement"):  # duties judged while it waited (A77)
         module.after_announcement(ctx, t)
     notify_new_targets(ctx)
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..character import ActionHandler, ListedJokers, every_character
+from ..character import ActionHandler, ListedJokers, answering
 from ..clock import DUTY_WINDOW_DAYS as DUTY_WINDOWS
 from ..clock import cutoff_1313, duty_window
 from ..commands import Command
@@ -98,7 +98,7 @@ class Chucky(ListedJokers):
         )
         self.fact(ctx, actor, "shorten", {"window": w, "trial": t.number, "day": day})
         if g.opt("A43") == "cancel_wins" and any(
-            m.intercept_quorum(ctx, t) for m in every_character(g) if m is not self
+            m.intercept_quorum(ctx, t) for m in answering(g, "intercept_quorum") if m is not self
         ):
             self._result(ctx, actor, w, "failed", t.number)
             self._judge(ctx, p)
