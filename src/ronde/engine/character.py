@@ -61,6 +61,11 @@ class Character:
         Revenant given its role (R7.22.2). Power handlers check this, not ``p.character``."""
         return self.role_since(g, p) is not None
 
+    def last_breath_until(self, g: GameState, p: Player) -> int | None:
+        """The last day the unmasked ``p`` may still use a power this character leaves
+        him after his fall (the Diva's last breath, R7.14.6), or ``None``."""
+        return None
+
     def fact(
         self, ctx: Context, seat: str, kind: str, data: Mapping[str, Any] | None = None
     ) -> None:

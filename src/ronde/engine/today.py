@@ -40,12 +40,16 @@ def today_view(g: GameState, seat: str) -> View:
     anonymous right now); ``jokers_left`` (``None``: no Jokers); ``complain_in``:
     the open trials where he may still complain (number, accused, supposed,
     deadline); ``chorus_actions``: the chorus's actions available today (members
-    only).
+    only); ``last_breath_until``: the last day of a power his character leaves him
+    after his fall (the Diva's last breath), or ``None``.
     """
     p = g.players[seat]
     day = g.day()
     module = character_of(g, p)
     out: View = {"day": day, "asleep": seat in g.asleep.get(day, set())}
+    # a power his character leaves him after his fall (the Diva's last breath)
+    fallen = g.characters.get(p.original)
+    out["last_breath_until"] = fallen.last_breath_until(g, p) if fallen is not None else None
     span = constraint_range(g, p) if g.days_closed >= 1 else None
     if span is not None and span[0] <= day <= span[1] and module.constraint_fr:
         verdicts: dict[tuple[str, int], tuple[bool, Any]] = g.flags.get("verdicts", {})

@@ -41,7 +41,7 @@ Rule ids: R7.14.1, R7.14.2, R7.14.3, R7.14.4, R7.14.5, R7.14.6, R7.14.7, A48.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..character import ActionHandler, Character
 from ..commands import Command
@@ -215,6 +215,19 @@ class Diva(Character):
                 players=[],
             )
 
+    @staticmethod
+    def _breath_deadline(mine: Mapping[str, Any]) -> int:
+        """By the end of the day after her fall (A48)."""
+        return int(mine["fallen_day"]) + 1
+
+    def last_breath_until(self, g: GameState, p: Player) -> int | None:
+        """The last day of her last breath while she may still give it (R7.14.6, A48)."""
+        mine = p.data.get(self.id, {})
+        if p.masked or "fallen_day" not in mine or "last_breath" in mine:
+            return None
+        until = self._breath_deadline(mine)
+        return until if g.day() <= until else None
+
     def last_breath(self, ctx: Context, cmd: Command, actor: str) -> None:
         """``last_breath``: ``character`` — once, after her unmasking, by the end of the
         next day, a Character never designated (R7.14.6, A48).
@@ -233,7 +246,7 @@ class Diva(Character):
             raise RuleViolation("not_allowed", "Le dernier souffle suit le démasquage de la Diva.")
         if "last_breath" in mine:
             raise RuleViolation("power_exhausted", "Le dernier souffle est déjà donné.")
-        if g.action_day(ctx.now) > int(mine["fallen_day"]) + 1:
+        if g.action_day(ctx.now) > self._breath_deadline(mine):
             raise RuleViolation(
                 "out_of_window", "Le dernier souffle se donne au plus tard le lendemain (A48)."
             )

@@ -121,23 +121,12 @@ def _done(action: str, me: View) -> bool:
     return bool(check and check(me))
 
 
-def last_breath_until(seen: Seen) -> int | None:
-    """The last day the unmasked Diva may still give her last breath (R7.14.6, A48: by
-    the end of the day after her unmasking), or ``None``."""
-    p = seen.g.players[seen.seat]
-    mine = p.data.get("diva", {})
-    if p.masked or "fallen_day" not in mine or "last_breath" in mine:
-        return None
-    until = int(mine["fallen_day"]) + 1
-    return until if seen.g.day() <= until else None
-
-
 def _after_unmasking(seen: Seen) -> list[Spec]:
     """What the rules still give an unmasked player (R8.4: no trial action, no power):
     the Diva's last breath (R7.14.6) and the guess of the Ronde (R10.3, A71: masked or
     unmasked). The chorus votes on its own page."""
     out = []
-    if last_breath_until(seen) is not None:
+    if seen.today["last_breath_until"] is not None:
         out.append(vocabulary.BY_NAME["last_breath"])
     if not seen.v.get("guess_made"):
         out.append(vocabulary.BY_NAME["guess_ronde"])
@@ -237,7 +226,7 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             form["note"] = _(
                 "Une seule fois, jusqu'à la fin du J%(d)s : un Personnage que vous n'avez "
                 "jamais désigné ; s'il a porté plainte contre vous, il est démasqué."
-            ) % {"d": last_breath_until(seen)}
+            ) % {"d": seen.today["last_breath_until"]}
         out.append(form)
     return out
 
