@@ -7,7 +7,8 @@ Each measure is printed with a baseline measured in the same run and their ratio
 - replay from JSON Lines text of a full game (13 days, 28 players, ~3,000 events:
   the bots also post in the trials' topics) by the store's
   :func:`ronde.store.replay_text` (every line decoded into its event, the state
-  rebuilt), against ``orjson.loads`` plus one dict update per line;
+  rebuilt), against ``orjson.loads`` plus one dict update per line, both from the
+  bytes of the log's file (what the store reads: UTF-8, not yet decoded);
 - replay of the same game from its events in memory, against one dict update per
   event;
 - one simulated 13-day 28-player game, against replaying that game's own log;
@@ -155,11 +156,11 @@ def store_figures() -> list[Row]:
 def engine_figures() -> list[Row]:
     catalog = default_catalog()
     full = play(28, random.Random(2026), posts=POSTS).game.log
-    text = dumps(full)
+    text = dumps(full).encode()  # (the bytes of its file, as the store reads them)
     lines = text.splitlines()
     n = len(full)
 
-    def from_text() -> None:  # what the store does with a log's text
+    def from_text() -> None:  # what the store does with a log file's bytes
         replay_text(text, catalog)
 
     def parse_only() -> None:  # the baseline: parse each line, one dict update

@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -94,10 +95,12 @@ POST = Posted(at=T0, player="Ana", trial=1)
 def test_an_odd_line_is_refused_with_its_line_and_a_french_message(line: str, problem: str) -> None:
     assert decode_line(line) is None
     good = _line_of(POST)
-    with pytest.raises(store.LogError) as exc:
-        store.parse_log("\n".join([good, good, line, good]), Path("partie.jsonl"))
-    assert exc.value.line == 3 and problem in exc.value.problem
-    assert str(exc.value).startswith("partie.jsonl:3: ")
+    text = "\n".join([good, good, line, good])
+    for read in (text, text.encode()):  # (a text or a file's bytes)
+        with pytest.raises(store.LogError) as exc:
+            store.parse_log(read, Path("partie.jsonl"))
+        assert exc.value.line == 3 and problem in exc.value.problem
+        assert str(exc.value).startswith("partie.jsonl:3: ")
 
 
 def test_other_lines_are_read_as_before_blank_lines_crlf_spaces_no_v() -> None:
@@ -140,13 +143,16 @@ def test_an_older_version_is_upcast(monkeypatch: pytest.MonkeyPatch) -> None:
         E.UPCASTERS, ("posted", 1), lambda d: {**{k: v for k, v in d.items() if k != "who"},
                                               "player": d["who"]}
     )  # fmt: skip
-    monkeypatch.setattr(E, "_LINE_DECODERS", E._line_decoders())
     old = _line_of(POST, v=1).replace('"player"', '"who"')
     assert decode_line(old) is None
     current = _line_of(POST)
     assert current.endswith('"v":2}')
-    assert decode_line(current) == POST
-    assert store.parse_log("\n".join([old, current])) == ([1, 2], [POST, POST])
+    post = msgspec.structs.replace(POST, v=2)  # (read at the version it was written at)
+    assert decode_line(current) == post
+    both = "\n".join([old, current])
+    assert E.decode_text(both) is None
+    assert store.parse_log(both) == ([1, 2], [post, post])
+    assert store.parse_log(both.encode()) == ([1, 2], [post, post])
 
 
 # -- what text may hold: quotes, keys, separators, nested "type" and "v" -----------------
@@ -199,3 +205,44 @@ def test_day_is_the_counting_day_in_any_order(minutes: list[int], grace: str, lo
     for m in minutes:
         t = (datetime(2027, 3, 19, 23, tzinfo=UTC) + timedelta(minutes=m)).astimezone(tz)
         assert g.day(t) == counting_day(start, t, g.options)
+
+
+def test_a_whole_log_is_read_in_one_pass_as_line_by_line() -> None:
+    for log in _simulated_logs():
+        text = store.dumps(log)
+        assert E.decode_text(text.encode()) == log
+        assert E.decode_text(text.encode().rstrip(b"\n")) == log
+        assert store.parse_log(text.encode()) == (list(range(1, len(log) + 1)), log)
+        assert store.parse_log(text) == store.parse_log(text.encode())
+
+
+def test_a_text_with_any_other_line_is_left_to_the_line_by_line_reading() -> None:
+    good = _line_of(POST)
+    odd = {
+        "blank line": "\n".join([good, "", good]),
+        "two events on one line": "\n".join([good, good + "," + good]),
+        "spaces only": "\n".join([good, "  ", good]),
+        "older or newer version": "\n".join([good, _line_of(POST, v=0), _line_of(POST, v=9)]),
+        "an export": "\n".join(['{"ronde_export": 1}', good]),
+        "invalid JSON": "\n".join([good, good[:-1]]),
+        "two line ends": good + "\n\n",
+        "empty": "",
+    }
+    for why, text in odd.items():
+        assert E.decode_text(text.encode()) is None, why
+        assert E.decode_text(text) is None, why
+    # (a text that is not ASCII: line by line, where only its lines that need it are
+    # copied as UTF-8; the same events)
+    accented = MessageSent(at=T0, to=(), kind="x", text="Thème : café", public=True)
+    text = store.dumps([POST, accented])
+    assert E.decode_text(text) is None
+    assert E.decode_text(text.encode()) == [POST, accented]
+    assert store.parse_log(text) == store.parse_log(text.encode()) == ([1, 2], [POST, accented])
+
+
+def test_a_file_that_is_not_utf8_is_refused_as_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "partie.jsonl"
+    path.write_bytes(_line_of(POST).encode() + b"\n" + b'{"x": "\xff"}\n')
+    with pytest.raises(store.LogError) as exc:
+        store.read_events(path)
+    assert "fichier illisible" in exc.value.problem

@@ -23,6 +23,7 @@ from .engine.events import (
     MessageSent,
     TrialOpened,
     decode_lines,
+    decode_text,
     from_json,
     to_json,
 )
@@ -53,7 +54,7 @@ def read_events(path: Path) -> list[Event]:
     return parse_log(_text(path), path)[1]
 
 
-def replay_text(text: str, catalog: ItemCatalog | None = None) -> Game:
+def replay_text(text: str | bytes, catalog: ItemCatalog | None = None) -> Game:
     """The game a JSON Lines log rebuilds (:func:`parse_log`, then
     :meth:`Game.replay <ronde.engine.game.Game.replay>`): a whole log read at once.
 
@@ -64,24 +65,34 @@ def replay_text(text: str, catalog: ItemCatalog | None = None) -> Game:
     return Game.replay(parse_log(text)[1], catalog or default_catalog())
 
 
-def _text(path: Path) -> str:
+def _text(path: Path) -> bytes:
+    """The bytes of the file at ``path`` (:func:`parse_log` reads them as UTF-8)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        return path.read_bytes()
+    except OSError as exc:
         raise LogError(path, None, f"fichier illisible : {exc}") from None
 
 
-def parse_log(text: str, path: Path = _TEXT) -> tuple[list[int], list[Event]]:
+def parse_log(text: str | bytes, path: Path = _TEXT) -> tuple[list[int], list[Event]]:
     """The events of a JSON Lines log (or of an export of the store) and their line
-    numbers. The lines as Ronde writes them are read in one pass of msgspec's decoder
-    each (:func:`~ronde.engine.events.decode_lines`); any other line is parsed and
-    checked by :func:`~ronde.engine.events.from_json`, which upcasts it or says what is
-    wrong.
+    numbers, from its bytes (UTF-8) or its text. A log as Ronde writes it is read in one
+    pass of msgspec's decoder (:func:`~ronde.engine.events.decode_text`); any other is
+    read line by line: each line as Ronde writes it in one pass of the decoder
+    (:func:`~ronde.engine.events.decode_lines`), any other line parsed and checked by
+    :func:`~ronde.engine.events.from_json`, which upcasts it or says what is wrong.
 
     Raises:
         LogError: invalid JSON, unknown or malformed event, no event (named by
             ``path`` and the line).
     """
+    whole = decode_text(text)  # (what Ronde writes: the whole text at once)
+    if whole is not None:
+        return list(range(1, len(whole) + 1)), whole
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LogError(path, None, f"fichier illisible : {exc}") from None
     lines = text.split("\n")  # (not splitlines: a text may hold U+2028, NEL ...)
     if not lines[-1]:
         lines.pop()  # the end of the last line

@@ -8,6 +8,8 @@ commands are imperative (see :mod:`ronde.engine.commands`).
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -27,11 +29,15 @@ class Event(
     tag_field="type",
     tag=lambda name: re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower(),
 ):
-    """Base of every event: ``at`` is a timezone-aware instant (Europe/Paris)."""
+    """Base of every event: ``at`` is a timezone-aware instant (Europe/Paris); ``v`` is
+    the version of its type it was written at, the JSON line's ``"v"``: always its
+    ``VERSION`` (a type whose VERSION changes redeclares ``v`` with the new default;
+    older lines are upcast on reading)."""
 
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     at: datetime
+    v: int = 1
 
 
 class GameCreated(Event, frozen=True, kw_only=True):
@@ -366,9 +372,11 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in CORE_EVENTS}
-for _cls in CORE_EVENTS:  # the JSON tag msgspec reads is the event's TYPE
+for _cls in CORE_EVENTS:  # the JSON tag msgspec reads is the event's TYPE; ``v`` its VERSION
     if _cls.__struct_config__.tag != _cls.TYPE:
         raise TypeError(f"{_cls.__name__}: TYPE {_cls.TYPE!r} is not its tag")
+    if {f.name: f.default for f in msgspec.structs.fields(_cls)}["v"] != _cls.VERSION:
+        raise TypeError(f"{_cls.__name__}: its v is not its VERSION {_cls.VERSION}")
 
 #: (type, version) -> function upgrading a JSON dict to the next version.
 UPCASTERS: dict[tuple[str, int], Callable[[JSON], JSON]] = {}
@@ -390,6 +398,8 @@ def to_json(event: Event) -> JSON:
     """The JSON-ready dict of an event (datetimes as ISO 8601, tuples as lists)."""
     out: JSON = {"type": event.TYPE, "v": event.VERSION}
     for name in event.__struct_fields__:
+        if name == "v":
+            continue
         value = getattr(event, name)
         if isinstance(value, datetime):
             value = value.isoformat()
@@ -411,7 +421,7 @@ def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
     ``__init__``. (No type is checked: what :func:`decode_line` does not take, this
     reads as it always did.)"""
     dates, tuples, optional_dates = _kinds(cls)
-    fields = msgspec.structs.fields(cls)
+    fields = [f for f in msgspec.structs.fields(cls) if f.name != "v"]  # (its VERSION)
     namespace: dict[str, Any] = {"cls": cls, "fromiso": datetime.fromisoformat}
 
     def value(name: str) -> str:
@@ -428,8 +438,8 @@ def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
         "def decode(d):",
         "    given = len(d) - ('type' in d) - ('v' in d)",
         f"    if given == {len(fields)}:",
-        f"        return cls({every})",
-        "    kw = {}",
+        f"        return cls(v=cls.VERSION, {every})",
+        "    kw = {'v': cls.VERSION}",
     ]
     for f in fields:
         if f.required:
@@ -438,7 +448,7 @@ def _decoder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
             lines += [f"    if {f.name!r} in d:", f"        kw[{f.name!r}] = {value(f.name)}"]
     namespace["names"] = frozenset(f.name for f in fields)
     lines += [
-        "    if len(kw) != given:",
+        "    if len(kw) != given + 1:",
         "        extra = sorted(set(d) - names - {'type', 'v'})",
         "        raise TypeError('champ inconnu : ' + ', '.join(extra))",
         "    return cls(**kw)",
@@ -477,79 +487,76 @@ def from_json(data: Mapping[str, Any]) -> Event:
         raise EventFormatError(f"événement {etype} mal formé : {exc}") from None
 
 
-def _line_decoders() -> dict[str, msgspec.json.Decoder[Any]]:
-    """The end of a line as :func:`to_json` and sorted keys write it, past its last
-    ``,"type":"``: ``posted","v":1}`` -> the decoder of its type (at that version) for
-    the text before it. ``"type"`` and ``"v"`` are the last keys but for
-    ``ChorusDecided``'s ``votes`` (see :func:`_decode_tail`)."""
-    return {f'{cls.TYPE}","v":{cls.VERSION}}}': msgspec.json.Decoder(cls) for cls in CORE_EVENTS}
-
-
-_LINE_DECODERS = _line_decoders()
+#: any event type (msgspec reads which by its ``"type"`` tag)
+_ANY_EVENT: Any = functools.reduce(operator.or_, CORE_EVENTS)
+#: msgspec's decoder of one line
+_LINE_DECODER: msgspec.json.Decoder[Event] = msgspec.json.Decoder(_ANY_EVENT)
 _LINE_ERRORS = (msgspec.DecodeError, ValueError, TypeError)
-_TYPE_KEY = ',"type":"'
-#: what may follow ``"v":N`` on a line: keys sorted after ``"v"`` with a number
-#: (``ChorusDecided``'s ``votes``), then the end of the line
-_AFTER_V = re.compile(r'(?P<type>\w+)","v":(?P<v>\d+)(?P<rest>(?:,"\w+":-?\d+)*\})')
-
-
-def _decode_tail(head: str, tail: str) -> Event | None:
-    """:func:`decode_line` when keys with a number follow ``"v"``."""
-    found = _AFTER_V.fullmatch(tail)
-    if found is None:
-        return None
-    decoder = _LINE_DECODERS.get(f'{found["type"]}","v":{found["v"]}}}')
-    if decoder is None:
-        return None
-    try:
-        event: Event = decoder.decode(head + found["rest"])
-    except _LINE_ERRORS:
-        return None
-    return event
 
 
 def decode_line(line: str) -> Event | None:
-    """The event of one JSON Lines line as Ronde writes it (keys sorted: ``"type"``
-    and ``"v"`` last but for keys with a number after ``"v"``, at the current version),
-    parsed, checked and built in one pass of msgspec's decoder for its type, or
-    ``None`` for any other line (an older version, a field of an unexpected type, an
-    unknown or missing field, invalid JSON ...): then read it with :func:`from_json`,
-    which upcasts it or says what is wrong.
-
-    (Outside a string, ``,"type":"`` can only start a key; on a line that ends right
-    after ``"type":"posted","v":1``, both are its own keys.)"""
-    head, _sep, tail = line.rpartition(_TYPE_KEY)
-    decoder = _LINE_DECODERS.get(tail)
-    if decoder is None:
-        return _decode_tail(head, tail) if head else None
+    """The event of one JSON Lines line at its type's current version (as Ronde writes
+    it), parsed, checked and built in one pass of msgspec's decoder, or ``None`` for any
+    other line (an older version, a field of an unexpected type, an unknown or missing
+    field, invalid JSON ...): then read it with :func:`from_json`, which upcasts it or
+    says what is wrong."""
     try:
-        event: Event = decoder.decode(head + "}")
+        event: Event = _LINE_DECODER.decode(line)
     except _LINE_ERRORS:
         return None
-    return event
+    return event if event.v == event.VERSION else None
 
 
 def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
     """:func:`decode_line` of each line, in one loop (a whole log's), and the indexes
     of the lines it leaves to :func:`from_json` (``None`` in the list)."""
-    decoders = _LINE_DECODERS
+    decode = _LINE_DECODER.decode
     out: list[Event | None] = []
     missed: list[int] = []
     append = out.append
     for line in lines:
-        head, _sep, tail = line.rpartition(_TYPE_KEY)
-        decoder = decoders.get(tail)
-        if decoder is not None:
-            try:
-                append(decoder.decode(head + "}"))
-                continue
-            except _LINE_ERRORS:
-                pass
-        elif head:
-            event = _decode_tail(head, tail)
-            if event is not None:
+        try:
+            event: Event = decode(line)
+        except _LINE_ERRORS:
+            pass
+        else:
+            if event.v == event.VERSION:
                 append(event)
                 continue
         missed.append(len(out))
         append(None)
     return out, missed
+
+
+#: msgspec's decoder of a JSON array of events of any type
+_ARRAY_DECODER: msgspec.json.Decoder[list[Event]] = msgspec.json.Decoder(list[_ANY_EVENT])
+
+
+def decode_text(text: str | bytes) -> list[Event] | None:
+    """Every event of a JSON Lines text whose every line is one event at its type's
+    current version (what Ronde writes), read in one pass of msgspec's decoder over the
+    whole text (its lines made one JSON array), or ``None`` for any other text (a blank
+    line, an older version, an export, invalid JSON ...): then read it line by line
+    (:func:`decode_lines`, :func:`from_json`), which upcasts or says what is wrong where.
+
+    Bytes are read as UTF-8 (msgspec checks it); a ``str`` only when it is ASCII (for
+    any other, msgspec would first copy the whole text as UTF-8: line by line, only the
+    lines that need it are)."""
+    if isinstance(text, str):
+        if not text.isascii():
+            return None
+        text = text.encode("ascii")  # (a copy, as the array below is)
+    body = text[:-1] if text.endswith(b"\n") else text
+    if not body:
+        return None
+    try:
+        events = _ARRAY_DECODER.decode(b"[" + body.replace(b"\n", b",") + b"]")
+    except _LINE_ERRORS:
+        return None
+    # (one event per line: not two objects on one line, which a line alone would refuse)
+    if len(events) != body.count(b"\n") + 1:
+        return None
+    for e in events:
+        if e.v != e.VERSION:
+            return None
+    return events

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from .character import Character
@@ -156,16 +156,28 @@ def _snapshot(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+#: :func:`_verdict_due` when a verdict was announced: at the next event
+_NOW = datetime.min.replace(tzinfo=UTC)
+
+
+def _verdict_due(g: GameState) -> datetime | None:
+    """After which instant the next event has flags to keep or forget
+    (:func:`_verdict_instant_over`): :data:`_NOW` once a verdict is announced, the end
+    of the first verdict instant still lasting, or ``None``: nothing to do."""
+    due = None
+    trials = g.trials
+    for number, (_before, after) in g.verdict_flags.items():
+        t = trials[number - 1]
+        if t.announced:
+            return _NOW
+        if after is None and t.ended_at is not None and (due is None or t.ended_at < due):
+            due = t.ended_at
+    return due
+
+
 def _verdict_instant_over(g: GameState, e: Event) -> None:
     """Once time moves past a verdict's instant, keep the flags as its consequences
     left them (the views' what-if before the announcement, A77); forget announced ones."""
-    trials = g.trials
-    for number, (_before, after) in g.verdict_flags.items():  # (mostly nothing to do)
-        t = trials[number - 1]
-        if t.announced or (after is None and t.ended_at is not None and e.at > t.ended_at):
-            break
-    else:
-        return
     for number, (before, after) in list(g.verdict_flags.items()):
         t = g.trials[number - 1]
         if t.announced:
@@ -293,7 +305,12 @@ def _rehearsed(g: GameState, e: Rehearsed) -> None:
 
 def _posted(g: GameState, e: Posted) -> None:
     g.trials[e.trial - 1].posters.add(e.player)
-    g.players[e.player].forum_days.add(g.day(e.at))  # (its action day, R5.15)
+    at, found = e.at, g.day_cache  # (:meth:`GameState.day`, whose window most posts fall in)
+    try:
+        day = found[2] if found is not None and found[0] <= at < found[1] else g.day(at)
+    except TypeError:  # a naive datetime
+        day = g.day(at)
+    g.players[e.player].forum_days.add(day)  # (its action day, R5.15)
 
 
 def _known_flag(g: GameState, name: str) -> Any:
@@ -407,11 +424,16 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
     """Apply every event of ``events`` in turn, in one loop (a replay's; :func:`evolve`
     is this loop over one event)."""
     steps = _STEPS
+    due = _verdict_due(g)
     for e in events:
-        if g.verdict_flags:
+        if due is not None and (due is _NOW or e.at > due):
             _verdict_instant_over(g, e)
-        apply, keeps_live, keeps_board = steps[type(e)]
+            due = _verdict_due(g)
+        kind = type(e)
+        apply, keeps_live, keeps_board = steps[kind]
         apply(g, e)
+        if kind is TrialEnded or kind is TrialAnnounced:  # (what moves the verdicts' instants)
+            due = _verdict_due(g)
         g.clock = e.at
         count = g.event_count
         g.event_count = count + 1

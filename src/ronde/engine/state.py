@@ -180,6 +180,9 @@ class GameState:
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)
     memo_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    #: the last day :meth:`day` found, as (its start, its end, its number): most
+    #: instants asked fall in it (time only: kept across events and what-ifs)
+    day_cache: tuple[datetime, datetime, int] | None = field(default=None, compare=False)
     #: seat -> kinds of the private messages he was sent (what he has been told)
     told_kinds: dict[str, set[str]] = field(default_factory=dict)
     #: trial -> (flags before its verdict's consequences, flags once the instant of
@@ -221,23 +224,21 @@ class GameState:
         when = t if t is not None else self.clock
         if when is None:
             return 0
-        memo = self.memo_cache
-        window = memo.get("day_window")  # (the last day found: most instants fall in it)
-        if window is not None:
-            found: tuple[datetime, datetime, int] = window[1]
+        found = self.day_cache
+        if found is not None:
             try:
                 if found[0] <= when < found[1]:
                     return found[2]
             except TypeError:  # a naive datetime
                 pass
-        hit = memo.get("days")
+        hit = self.memo_cache.get("days")
         days: dict[datetime, int] = hit[1] if hit is not None else self.times("days")
         n = days.get(when)
         if n is None:
             if len(days) > 4096:
                 days.clear()
             n = days[when] = counting_day(self.start, when, self.options)
-        memo["day_window"] = (-1, (self.day_start(n), self.day_start(n + 1), n))
+        self.day_cache = (self.day_start(n), self.day_start(n + 1), n)
         return n
 
     def day_start(self, n: int) -> datetime:
