@@ -136,21 +136,30 @@ def _complaint(g: GameState, e: ComplaintFiled) -> None:
 
 
 _IMMUTABLE = (str, int, float, bool, type(None), datetime, date, frozenset)
+#: the types of the flags' leaves, shared by a snapshot as they are
+_ATOMS = frozenset(_IMMUTABLE)
 
 
 def _snapshot(value: Any) -> Any:
     """A copy of ``value`` that later changes to the original cannot reach: what
     :func:`copy.deepcopy` gives, but quicker on the flags' plain data (dicts, lists,
-    sets and tuples of strings, numbers and datetimes; anything else is deep-copied)."""
+    sets and tuples of strings, numbers and datetimes; anything else is deep-copied).
+    Leaves and tuples of leaves are shared, as they cannot change."""
     kind = type(value)
+    atoms = _ATOMS
+    if kind in atoms:
+        return value
     if kind is dict:
-        return {k: _snapshot(v) for k, v in value.items()}
+        return {k: v if type(v) in atoms else _snapshot(v) for k, v in value.items()}
     if kind is list:
-        return [_snapshot(v) for v in value]
+        return [v if type(v) in atoms else _snapshot(v) for v in value]
     if kind is set:
         return set(value)  # (its elements are hashable, thus immutable here)
     if kind is tuple:
-        return tuple(_snapshot(v) for v in value)
+        for v in value:
+            if type(v) not in atoms:
+                return tuple([_snapshot(v) for v in value])
+        return value
     if isinstance(value, _IMMUTABLE):
         return value
     return copy.deepcopy(value)
@@ -303,16 +312,6 @@ def _rehearsed(g: GameState, e: Rehearsed) -> None:
     p.forum_days.add(e.day)
 
 
-def _posted(g: GameState, e: Posted) -> None:
-    g.trials[e.trial - 1].posters.add(e.player)
-    at, found = e.at, g.day_cache  # (:meth:`GameState.day`, whose window most posts fall in)
-    try:
-        day = found[2] if found is not None and found[0] <= at < found[1] else g.day(at)
-    except TypeError:  # a naive datetime
-        day = g.day(at)
-    g.players[e.player].forum_days.add(day)  # (its action day, R5.15)
-
-
 def _known_flag(g: GameState, name: str) -> Any:
     """Flag ``name`` as players know it (A77): as before a verdict not yet announced
     whose consequences changed it (a vote is recorded as its author could cast it)."""
@@ -340,6 +339,8 @@ def _set(attr: str, value: object) -> Callable[[GameState, Any], None]:
     return apply
 
 
+#: event type -> what applies it (``Posted``, most events of a game, is applied in
+#: :func:`evolve_all`'s loop itself: it changes no mask nor the board)
 _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     TrialOpened: _trial_opened,
     ComplaintFiled: _complaint,
@@ -354,7 +355,6 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     JokerUsed: lambda g, e: g.players[e.player].joker_days.__setitem__(e.day, e.kind),
     ThemeSet: lambda g, e: g.themes.__setitem__(e.day, e.theme),
     Rehearsed: _rehearsed,
-    Posted: _posted,
     ChorusVoted: _chorus_voted,
     ChorusDecided: lambda g, e: g.chorus_decisions.append(
         (e.day, e.action, dict(e.args), tuple(e.members))
@@ -392,7 +392,6 @@ _KEEPS_BOARD: frozenset[type[Event]] = frozenset(
         Rehearsed,
         MessageSent,
         PointsAwarded,
-        Posted,
         ChorusVoted,
         ChorusDecided,
         ThemeSet,
@@ -409,9 +408,16 @@ _KEEPS_BOARD: frozenset[type[Event]] = frozenset(
 )
 
 
-#: event type -> (its apply, keeps the live slots, keeps the board): one lookup per event
-_STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool]] = {
-    kind: (apply, kind in _KEEPS_LIVE_SLOTS, kind in _KEEPS_BOARD) for kind, apply in _APPLY.items()
+#: event type -> (its apply, keeps the live slots, keeps the board, moves the verdicts'
+#: instants): one lookup per event
+_STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool, bool]] = {
+    kind: (
+        apply,
+        kind in _KEEPS_LIVE_SLOTS,
+        kind in _KEEPS_BOARD,
+        kind is TrialEnded or kind is TrialAnnounced,
+    )
+    for kind, apply in _APPLY.items()
 }
 
 
@@ -426,20 +432,33 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
     steps = _STEPS
     due = _verdict_due(g)
     for e in events:
-        if due is not None and (due is _NOW or e.at > due):
+        at = e.at
+        if due is not None and (due is _NOW or at > due):
             _verdict_instant_over(g, e)
             due = _verdict_due(g)
         kind = type(e)
-        apply, keeps_live, keeps_board = steps[kind]
-        apply(g, e)
-        if kind is TrialEnded or kind is TrialAnnounced:  # (what moves the verdicts' instants)
-            due = _verdict_due(g)
-        g.clock = e.at
+        if kind is Posted:  # (most events of a game: applied here, without a call)
+            post: Posted = e  # type: ignore[assignment]  # (no call of ``cast`` here)
+            g.trials[post.trial - 1].posters.add(post.player)
+            found = g.day_cache
+            try:
+                day = found[2] if found is not None and found[0] <= at < found[1] else g.day(at)
+            except TypeError:  # a naive datetime
+                day = g.day(at)
+            g.players[post.player].forum_days.add(day)  # (its action day, R5.15)
+            keeps_live = True
+        else:
+            apply, keeps_live, keeps_board, moves_due = steps[kind]
+            apply(g, e)
+            if moves_due:
+                due = _verdict_due(g)
+            if not keeps_board:
+                g.board_count = g.event_count + 1
+        g.clock = at
         count = g.event_count
         g.event_count = count + 1
-        if keeps_live and g.live_cache[0] == count:
+        live = g.live_cache
+        if keeps_live and live[0] == count:
             # (kept across events that change no mask: :func:`ronde.engine.ronde.live_slots`)
-            g.live_cache = (count + 1, g.live_cache[1])
-        if not keeps_board:
-            g.board_count = count + 1
+            g.live_cache = (count + 1, live[1])
     return g
