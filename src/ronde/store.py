@@ -190,9 +190,16 @@ def load_game(path: Path) -> Game:
 
 
 def dumps(events: Iterable[Event]) -> str:
-    """Events as JSON Lines text (keys sorted, UTF-8)."""
+    """Events as JSON Lines text (UTF-8): on each line ``"type"`` and ``"v"`` first (what
+    msgspec reads first to know the event's type), then the fields, keys sorted at every
+    level (the same events always give the same text)."""
     option = orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
-    return b"".join(orjson.dumps(to_json(e), option=option) for e in events).decode("utf-8")
+    lines = []
+    for e in events:
+        fields = to_json(e)
+        head = orjson.dumps({"type": fields.pop("type"), "v": fields.pop("v")})
+        lines.append(head[:-1] + b"," + orjson.dumps(fields, option=option)[1:])
+    return b"".join(lines).decode("utf-8")
 
 
 def write_events(path: Path, events: Iterable[Event]) -> None:
