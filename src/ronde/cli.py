@@ -16,6 +16,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -252,6 +253,14 @@ def _print_diff(stored: Any, diff: Any) -> None:
         console.print("  (aucune différence)")
 
 
+def _print_announcements(events: Sequence[Any]) -> None:
+    """The public messages among ``events`` (what the forum is told)."""
+    for e in events:
+        text = getattr(e, "text", None)
+        if text and getattr(e, "public", False):
+            console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
+
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def act(
     ctx: typer.Context,
@@ -288,10 +297,7 @@ def act(
         raise typer.Exit(1) from None
     if not out.ok:
         raise _refused(out.code, out.message)
-    for e in out.events:
-        text = getattr(e, "text", None)
-        if text and getattr(e, "public", False):
-            console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
+    _print_announcements(out.events)
     if out.preview is not None and not out.preview.destructive:
         console.print("Inséré à son heure : rien de ce qui était enregistré ne change.")
     number = out.action.pk if out.action is not None else "?"
@@ -494,10 +500,7 @@ def advance(
         fired = service.advance_clock(stored, _when(to, stored.start))
     except RuleViolation as rv:
         raise _refused(rv.code, rv.message) from None
-    for e in fired:
-        text = getattr(e, "text", None)
-        if text and getattr(e, "public", False):
-            console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
+    _print_announcements(fired)
     console.print(f"Horloge de {slug} : {to} ({len(fired)} événement(s) d'échéance).")
 
 

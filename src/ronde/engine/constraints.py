@@ -20,6 +20,16 @@ from .state import GameState, Player
 from .trials import check_active, player_seat, running
 from .verdicts import unmask
 
+#: Jokers a character may use in a game (R6.10)
+JOKERS = 2
+
+
+def jokers_left(p: Player) -> int:
+    """The Jokers ``p`` may still use to cover his constraint (R6.10; the monstrous
+    Joker, A24, is not one of them)."""
+    used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
+    return max(0, JOKERS - used)
+
 
 def constraint_range(g: GameState, p: Player) -> tuple[int, int] | None:
     """First and last day of the player's daily constraint, or ``None`` (R3.7, A3, A67)."""
@@ -188,8 +198,7 @@ def use_joker(ctx: Context, cmd: Command, actor: str) -> None:
         return  # a Joker of another kind (the monstrous Joker, A24)
     if not module.jokers_allowed(g, p):
         raise RuleViolation("not_allowed", "Ce personnage n'a pas de Joker.")
-    used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
-    if used >= 2:
+    if jokers_left(p) == 0:
         raise RuleViolation("power_exhausted", "Deux Jokers déjà utilisés dans la partie.")
     if day == LAST_DAY and ctx.now >= cutoff_1313(g.start):
         raise RuleViolation("out_of_window", "Au J13, un Joker doit arriver avant 13h13.")

@@ -16,7 +16,7 @@ from typing import Any
 from .character import character_of
 from .chorus import available
 from .clock import LAST_DAY, format_time
-from .constraints import constraint_range, covered
+from .constraints import constraint_range, covered, jokers_left
 from .errors import RuleViolation
 from .ronde import revived
 from .state import GameState
@@ -24,9 +24,6 @@ from .trials import anonymous_right, legal_targets, quota_refusal
 from .unmasking import held_by, hidden_unmaskings
 
 View = dict[str, Any]
-
-#: Jokers a character may use in a game (R6.10)
-JOKERS = 2
 
 
 def today_view(g: GameState, seat: str) -> View:
@@ -84,8 +81,7 @@ def today_view(g: GameState, seat: str) -> View:
         and quota_refusal(g, p, opening=False, anonymous=True) is None
     )
     if p.masked and module.jokers_allowed(g, p):
-        used = sum(1 for kind in p.joker_days.values() if kind == "constraint")
-        out["jokers_left"] = max(0, JOKERS - used)
+        out["jokers_left"] = jokers_left(p)
     else:
         out["jokers_left"] = None
     complain_in: list[View] = []
