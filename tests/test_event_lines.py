@@ -182,7 +182,10 @@ def test_any_text_or_data_reads_back_equal(text: str, data: dict[str, Any]) -> N
         CharacterFact(at=T0, character="alice", player="Ana", kind=text, data=data),
         TrialOpened(at=T0, trial=1, opener="Ana", accused=(text,), supposed="x", arguments=text),
     ]
-    assert store.parse_log(store.dumps(log))[1] == log
+    text = store.dumps(log)
+    assert store.parse_log(text)[1] == log
+    assert store.parse_log(text.encode())[1] == log  # (a file's bytes: the whole text at once)
+    assert E.decode_text(text.encode()) == log
 
 
 # -- GameState.day: the window of the last day found ------------------------------------
