@@ -386,9 +386,22 @@ class Game:
         # (rules may read the game as players know it, A77: events apply to the game,
         # except those that touch nothing the game and players' knowledge differ on)
         g = self.state
-        if id(g) not in unmasking.KNOWN:  # (the game is read as it is: nothing to show)
+        known = unmasking.KNOWN
+        key = id(g)
+        if key not in known:  # (the game is read as it is: nothing to show)
             evolve(g, e)
             self.log.append(e)
+            return
+        if known[key] is None:
+            # read as known, but nothing hidden right now: the game is itself (``truly``
+            # would show nothing); what is hidden after the event changes only with the
+            # trials (``board_count``, see ``unmasking._pending``)
+            board = g.board_count
+            evolve(g, e)
+            self.log.append(e)
+            if g.board_count != board:
+                with truly(g):
+                    pass
             return
         apart = type(e) in _APART_FROM_MASKS and not (
             g.verdict_flags and unmasking.moves_a_verdict_instant(g, e)

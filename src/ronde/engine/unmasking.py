@@ -123,7 +123,12 @@ def pending_verdicts(g: GameState) -> set[int]:
 
 
 def _pending(g: GameState) -> tuple[int, ...]:
-    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial)
+    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial;
+    # read on every command and event: the cache is looked up here, without a call)
+    hit = g.memo_cache.get("pending")
+    if hit is not None and hit[0] == g.board_count:
+        kept: tuple[int, ...] = hit[1]
+        return kept
     return g.memoized_board(
         "pending", lambda: tuple(t.number for t in g.trials if t.concluded and not t.announced)
     )
@@ -213,7 +218,15 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
     for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
         if later is None:
-            _undo(flags, before, g.flags, skip=VOTES)
+            # (during the verdict's instant the flags may still change, but only by an
+            # event: what changed since the verdict is found once per event count)
+            now = g.memo_cache.get(f"verdict_now:{number}")
+            if now is None or now[0] != g.event_count or now[1][0] is not before:
+                now = g.memo_cache[f"verdict_now:{number}"] = (
+                    g.event_count,
+                    (before, _changed(before, g.flags, VOTES)),
+                )
+            _undo_keys(flags, before, g.flags, now[1][1])
             continue
         # (both snapshots frozen once the verdict's instant is over: what changed from one
         # to the other is found once per verdict, not compared again at each what-if)
