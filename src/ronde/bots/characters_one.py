@@ -135,6 +135,8 @@ def pinocchio(game: Game, seat: str, at: datetime, rng: random.Random, act: Act)
     me = brief["pseudo"]
     targets = [c for c in brief["targets"] if c != "decorators"]
     suspects = _suspects(brief)
+    # (all he reads of his brief, read before he acts: it is the game before his action)
+    joinable = [t for t in brief["open_trials"] if t["open"] and not t["mine"]]
     if suspects and targets:
         act(
             "open_trial",
@@ -144,7 +146,6 @@ def pinocchio(game: Game, seat: str, at: datetime, rng: random.Random, act: Act)
             arguments="Je n'ai jamais menti.",
             **{"as": rng.choice(targets)},
         )
-    joinable = [t for t in brief["open_trials"] if t["open"] and not t["mine"]]
     if joinable:
         act("complain", me, at, trial=rng.choice(joinable)["number"], anonymous=True)
 

@@ -562,9 +562,10 @@ class Game:
         ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
+        seat = g.seat_of(cmd.by)
         try:
-            with self._reading(cmd):
-                self._dispatch(ctx, cmd, who, handler)
+            with self._reading(seat):
+                self._dispatch(ctx, cmd, who, handler, seat)
         except BaseException:
             if len(self.log) == start:
                 g.clock = previous_clock
@@ -572,23 +573,24 @@ class Game:
         self._seen[key] = occurrence + 1
         return self.log[start:]
 
-    def _reading(self, cmd: Command) -> AbstractContextManager[None]:
-        """How a command reads the game (A77): as players know it while verdicts wait for
-        their announcement, but a verdict's accused reads his own verdict as it left him
-        (his trial actions are refused alike under ``frozen``); a game master's command
-        reads it as it is."""
+    def _reading(self, seat: str | None) -> AbstractContextManager[None]:
+        """How a command of the player at ``seat`` reads the game (A77): as players know it
+        while verdicts wait for their announcement, but a verdict's accused reads his own
+        verdict as it left him (his trial actions are refused alike under ``frozen``); a
+        game master's command (no seat) reads it as it is."""
         g = self.state
-        seat = g.seat_of(cmd.by)
         if seat is None:
             return nullcontext()  # (the game masters see everything)
-        if awaiting_verdict(g, seat) is None:
+        if not unmasking.pending_now(g) or awaiting_verdict(g, seat) is None:
             return as_known(g)
         own = frozenset(
             t.number for t in g.trials if t.concluded and not t.announced and seat in t.accused
         )
         return as_known(g, keep=own)
 
-    def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
+    def _dispatch(
+        self, ctx: Context, cmd: Command, who: str, handler: Handler, seat: str | None
+    ) -> None:
         g = self.state
         if who == "game_master":
             if not g.is_game_master(cmd.by):
@@ -598,7 +600,6 @@ class Game:
             check_arguments(cmd)
             handler(ctx, cmd, cmd.by)
         else:
-            seat = g.seat_of(cmd.by)
             if seat is None:
                 if g.is_game_master(cmd.by):
                     raise RuleViolation(

@@ -122,6 +122,11 @@ def pending_verdicts(g: GameState) -> set[int]:
     return set(_pending(g))
 
 
+def pending_now(g: GameState) -> bool:
+    """Whether a verdict waits for its announcement (:func:`pending_verdicts` not empty)."""
+    return bool(_pending(g))
+
+
 def _pending(g: GameState) -> tuple[int, ...]:
     # (the trials' ends and announcements move ``board_count``; a what-if changes no trial;
     # read on every command and event: the cache is looked up here, without a call)
@@ -308,7 +313,8 @@ class as_known:  # (used as a function: ``with as_known(g):``)
         if key in _KNOWN:
             return
         try:
-            saved = _hide(g, self._keep, "known")
+            # (nothing pending, nothing hidden: ``_hide`` would say so, one call later)
+            saved = _hide(g, self._keep, "known") if _pending(g) else None
         except BaseException:
             READ_LOCK.release()
             raise
