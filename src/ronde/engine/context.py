@@ -24,7 +24,9 @@ class Context:
     ) -> None:
         self.g = g
         self.now = now
-        self._emit = emit
+        #: apply the event to the state at once, append it to the log and run the
+        #: reactions it triggers (the game's own, called directly: once per event)
+        self.emit: Callable[[Event], None] = emit
         #: the identity of what acts: the recorded command or the timer (see ``rng``)
         self.key = key
         self._draws: dict[str, int] = {}
@@ -43,9 +45,6 @@ class Context:
             yield
         finally:
             self.held = held
-
-    def emit(self, event: Event) -> None:
-        self._emit(event)
 
     def rng(self, salt: str = "") -> random.Random:
         """A random generator derived from the game's recorded seed, the identity of the

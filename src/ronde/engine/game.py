@@ -30,7 +30,7 @@ from .events import (
     PointsAwarded,
     Rehearsed,
 )
-from .evolve import evolve, evolve_all, new_state
+from .evolve import evolve_all, new_state
 from .items import ItemCatalog
 from .names import (
     EXTRAS,
@@ -389,7 +389,7 @@ class Game:
         known = unmasking.KNOWN
         key = id(g)
         if key not in known:  # (the game is read as it is: nothing to show)
-            evolve(g, e)
+            evolve_all(g, (e,))
             self.log.append(e)
             return
         if known[key] is None:
@@ -397,7 +397,7 @@ class Game:
             # would show nothing); what is hidden after the event changes only with the
             # trials (``board_count``, see ``unmasking._pending``)
             board = g.board_count
-            evolve(g, e)
+            evolve_all(g, (e,))
             self.log.append(e)
             if g.board_count != board:
                 with truly(g):
@@ -407,11 +407,11 @@ class Game:
             g.verdict_flags and unmasking.moves_a_verdict_instant(g, e)
         )
         if apart and not (isinstance(e, PointsAwarded) and e.player == CHORUS):
-            evolve(g, e)
+            evolve_all(g, (e,))
             self.log.append(e)
             return
         with truly(g):
-            evolve(g, e)
+            evolve_all(g, (e,))
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
