@@ -29,7 +29,8 @@ class Context:
         self.emit: Callable[[Event], None] = emit
         #: the identity of what acts: the recorded command or the timer (see ``rng``)
         self.key = key
-        self._draws: dict[str, int] = {}
+        #: draws made so far, by salt (made on the first draw: most commands draw nothing)
+        self._draws: dict[str, int] | None = None
         #: the trial whose verdict's consequences are being recorded: their messages
         #: wait for its announcement (``data["held"]``, A77)
         self.held: int | None = None
@@ -54,8 +55,11 @@ class Context:
         Never from the position in the log: inserting an unrelated action in the past (a
         correction by replay) leaves every later draw as it was. The results are
         recorded in the events, so a replay from events never draws again."""
-        n = self._draws.get(salt, 0)
-        self._draws[salt] = n + 1
+        draws = self._draws
+        if draws is None:
+            draws = self._draws = {}
+        n = draws.get(salt, 0)
+        draws[salt] = n + 1
         return random.Random(f"{self.g.seed}|{self.key}|{salt}|{n}")
 
     def award(

@@ -419,13 +419,22 @@ class Game:
         # ``board_count``), the days closed, the cut-off and the end of play: kept until
         # one of them changes, not recomputed after each message or score line
         g = self.state
-        key = (g.board_count, g.days_closed, g.cutoff_done, g.play_ended)
         hit = g.memo_cache.get("next_timer")
-        if hit is not None and hit[1][0] == key:
-            kept: tuple[datetime, int, int] | None = hit[1][1]
-            return kept
+        if hit is not None:
+            board, closed, cutoff, ended, kept = hit[1]
+            if (
+                board == g.board_count
+                and closed == g.days_closed
+                and cutoff is g.cutoff_done
+                and ended is g.play_ended
+            ):
+                timer: tuple[datetime, int, int] | None = kept
+                return timer
         nxt = self._compute_next_timer()
-        g.memo_cache["next_timer"] = (-1, (key, nxt))
+        g.memo_cache["next_timer"] = (
+            -1,
+            (g.board_count, g.days_closed, g.cutoff_done, g.play_ended, nxt),
+        )
         return nxt
 
     def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
