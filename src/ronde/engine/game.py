@@ -392,10 +392,10 @@ class Game:
             evolve_all(g, (e,))
             self.log.append(e)
             return
-        if known[key] is None:
-            # read as known, but nothing hidden right now: the game is itself (``truly``
-            # would show nothing); what is hidden after the event changes only with the
-            # trials (``board_count``, see ``unmasking._pending``)
+        if known[key] is None and not unmasking.pending_now(g):
+            # read as known, but no verdict waits: the game is itself and every reading
+            # of it as known gives what it gives (``truly`` would show nothing); a verdict
+            # waits after the event only if it moved the trials (``board_count``)
             board = g.board_count
             evolve_all(g, (e,))
             self.log.append(e)
