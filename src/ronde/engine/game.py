@@ -399,8 +399,8 @@ class Game:
             board = g.board_count
             evolve_all(g, (e,))
             self.log.append(e)
-            if g.board_count != board:
-                with truly(g):
+            if g.board_count != board and unmasking.pending_now(g):
+                with truly(g):  # (hidden from now on: what the verdict changed)
                     pass
             return
         apart = type(e) in _APART_FROM_MASKS and not (
