@@ -59,17 +59,20 @@ _MISSING = object()
 #: readers of a shared state (the web's threads) take turns through the what-if below,
 #: which changes the state for a moment; views hold it too (``reading``)
 READ_LOCK = threading.RLock()
-#: per thread, the states being read through :func:`before_verdicts` (views nest)
-_LOCAL = threading.local()
+class _PerThread(threading.local):
+    """Per thread, the states being read through :func:`before_verdicts` (views nest):
+    ``inside``, made for each thread on its first use."""
+
+    def __init__(self) -> None:
+        self.inside: set[int] = set()
+
+
+_LOCAL = _PerThread()
 
 
 def _inside() -> set[int]:
     """This thread's states read through a what-if (see ``_LOCAL``)."""
-    try:
-        inside: set[int] = _LOCAL.inside
-    except AttributeError:
-        inside = _LOCAL.inside = set()
-    return inside
+    return _LOCAL.inside
 
 
 @contextmanager
@@ -319,7 +322,7 @@ class as_known:  # (used as a function: ``with as_known(g):``)
             READ_LOCK.release()
             raise
         self._outer = True
-        _inside().add(key)
+        _LOCAL.inside.add(key)
         _KEEP[key] = self._keep
         _KNOWN[key] = saved
 
@@ -332,7 +335,7 @@ class as_known:  # (used as a function: ``with as_known(g):``)
                 if saved is not None:
                     _show(g, saved)
                 _KEEP.pop(key, None)
-                _inside().discard(key)
+                _LOCAL.inside.discard(key)
         finally:
             READ_LOCK.release()
 
@@ -355,13 +358,13 @@ class truly:  # (used as a function: ``with truly(g):``)
         saved = _KNOWN.pop(key)
         if saved is not None:
             _show(g, saved)
-        _inside().discard(key)
+        _LOCAL.inside.discard(key)
 
     def __exit__(self, *exc: object) -> None:
         if self._was:
             g = self._g
             key = id(g)
-            _inside().add(key)
+            _LOCAL.inside.add(key)
             _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()), "known")
 
 
