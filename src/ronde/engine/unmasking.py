@@ -59,6 +59,8 @@ _MISSING = object()
 #: readers of a shared state (the web's threads) take turns through the what-if below,
 #: which changes the state for a moment; views hold it too (``reading``)
 READ_LOCK = threading.RLock()
+
+
 class _PerThread(threading.local):
     """Per thread, the states being read through :func:`before_verdicts` (views nest):
     ``inside``, made for each thread on its first use."""
