@@ -174,6 +174,10 @@ def revenant(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) 
 
 
 # -- game masters ----------------------------------------------------------------------------
+#: the characters whose holders the game masters rule on below
+_RULED = frozenset({"guignol", "mime", "revenant"})
+
+
 def game_masters(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
     """The MJs' rulings and designations for these characters (they know everything)."""
     g = game.state
@@ -181,7 +185,7 @@ def game_masters(game: Game, at: datetime, rng: random.Random, act: Act) -> None
     day = g.day(at)
     relay_prompts(game, at, rng, act)
     for seat, p in g.players.items():
-        if not p.masked:
+        if not p.masked or p.character not in _RULED:
             continue
         if p.character == "guignol" and day == 1 and "guignol" not in p.data:
             act("set_guignol_constraint", gm, at, text="finir chaque message par une rime")

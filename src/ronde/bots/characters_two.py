@@ -262,7 +262,10 @@ def rule_orders(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
     day = g.day(at)
     gm = g.game_masters[0]
     for p in g.players.values():
-        for target, o in p.data.get("orders", {}).items():
+        orders = p.data.get("orders")
+        if not orders:
+            continue
+        for target, o in orders.items():
             if o["status"] == "pending" and o["day"] == day - 1 and o["kind"] != "complain":
                 act("record_order", gm, at, player=g.pseudo(target), obeyed=rng.random() > 0.1)
 
