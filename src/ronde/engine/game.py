@@ -444,7 +444,7 @@ class Game:
         if not instants:
             instants["cutoff"], instants["end"] = cutoff_1313(g.start), g.end_of_play()
         due: list[tuple[datetime, int, int]] = []
-        for t in g.trials:
+        for t in g.unsettled_trials():
             if t.status == "open":
                 deadline = instants.get(t.opened_at)
                 if deadline is None:

@@ -22,9 +22,8 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
 
     def compute() -> dict[str, str]:
         out: dict[str, str] = {}
-        for t in g.trials:
-            if not t.concluded or t.announced:
-                continue
+        for number in _pending(g):  # (the concluded trials not announced, in order)
+            t = g.trials[number - 1]
             for s in t.flags.get("unmasked", ()):
                 p = g.players[s]
                 if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
@@ -140,7 +139,8 @@ def _pending(g: GameState) -> tuple[int, ...]:
         kept: tuple[int, ...] = hit[1]
         return kept
     return g.memoized_board(
-        "pending", lambda: tuple(t.number for t in g.trials if t.concluded and not t.announced)
+        "pending",
+        lambda: tuple(t.number for t in g.unsettled_trials() if t.concluded and not t.announced),
     )
 
 

@@ -486,7 +486,7 @@ def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
     them, do not change them): for each, who is involved (opener and complainants) and
     the trial as it shows to one of them (``mine``) and to anyone else."""
     out = []
-    for t in g.trials:
+    for t in g.unsettled_trials():
         if t.status != "open" and not (t.concluded and not t.announced):
             continue
         involved = frozenset({t.opener, *[c.author for c in t.complaints]})
