@@ -19,6 +19,8 @@ class Context:
     afterwards, so a refused command changes nothing.
     """
 
+    __slots__ = ("_draws", "emit", "g", "held", "key", "now")
+
     def __init__(
         self, g: GameState, now: datetime, emit: Callable[[Event], None], key: str = ""
     ) -> None:
