@@ -128,6 +128,9 @@ def pending_verdicts(g: GameState) -> set[int]:
 
 def pending_now(g: GameState) -> bool:
     """Whether a verdict waits for its announcement (:func:`pending_verdicts` not empty)."""
+    hit = g.memo_cache.get("pending")  # (asked on every command and event: read in place)
+    if hit is not None and hit[0] == g.board_count:
+        return bool(hit[1])
     return bool(_pending(g))
 
 
