@@ -4,7 +4,8 @@ Each behaviour gets the game, the acting seat, the instant, a seeded random
 generator and an ``act(verb, by, at, **args) -> bool`` callback that records the
 action (refusals are counted, never raised). It must decide only from the
 player's own view (:func:`ronde.engine.views.player_brief` /
-:func:`ronde.engine.views.player_view`).
+:func:`ronde.engine.views.player_view`), and read what it uses of a brief before it
+acts (or fetch a new one after): a brief read after a change of the game raises.
 """
 
 from __future__ import annotations

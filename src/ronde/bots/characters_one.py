@@ -135,6 +135,8 @@ def pinocchio(game: Game, seat: str, at: datetime, rng: random.Random, act: Act)
     me = brief["pseudo"]
     targets = [c for c in brief["targets"] if c != "decorators"]
     suspects = _suspects(brief)
+    # (all he reads of his brief, read before he acts: it is the game before his action)
+    joinable = [t for t in brief["open_trials"] if t["open"] and not t["mine"]]
     if suspects and targets:
         act(
             "open_trial",
@@ -144,7 +146,6 @@ def pinocchio(game: Game, seat: str, at: datetime, rng: random.Random, act: Act)
             arguments="Je n'ai jamais menti.",
             **{"as": rng.choice(targets)},
         )
-    joinable = [t for t in brief["open_trials"] if t["open"] and not t["mine"]]
     if joinable:
         act("complain", me, at, trial=rng.choice(joinable)["number"], anonymous=True)
 
@@ -173,6 +174,10 @@ def revenant(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) 
 
 
 # -- game masters ----------------------------------------------------------------------------
+#: the characters whose holders the game masters rule on below
+_RULED = frozenset({"guignol", "mime", "revenant"})
+
+
 def game_masters(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
     """The MJs' rulings and designations for these characters (they know everything)."""
     g = game.state
@@ -180,7 +185,7 @@ def game_masters(game: Game, at: datetime, rng: random.Random, act: Act) -> None
     day = g.day(at)
     relay_prompts(game, at, rng, act)
     for seat, p in g.players.items():
-        if not p.masked:
+        if not p.masked or p.character not in _RULED:
             continue
         if p.character == "guignol" and day == 1 and "guignol" not in p.data:
             act("set_guignol_constraint", gm, at, text="finir chaque message par une rime")

@@ -195,6 +195,8 @@ def tragic_hero(game: Game, seat: str, at: datetime, rng: random.Random, act: Ac
     brief = player_brief(game.state, seat)
     me = _me(game, seat)
     others = _others(brief)
+    # (what he reads of his brief, read before he acts: it is the game before his action)
+    known = brief["known"] if me.get("monster_character") else {}
     if not me["declared_today"]:
         fresh = [p for p in others if p not in me["declared"]]
         if fresh:
@@ -203,7 +205,7 @@ def tragic_hero(game: Game, seat: str, at: datetime, rng: random.Random, act: Ac
         choices = [c for c in RONDE_IDS if c not in ("destiny", "pinocchio", "prompter")]
         act("designate_monster", brief["pseudo"], at, character=rng.choice([*choices, "extra"]))
     elif me.get("monster_character") and rng.random() < 0.03 * max(1, brief["day"] - 3):
-        suspects = [p for p in others if p not in brief["known"]]
+        suspects = [p for p in others if p not in known]
         if suspects:
             act("accuse_monster", brief["pseudo"], at, player=rng.choice(suspects))
 
@@ -260,7 +262,10 @@ def rule_orders(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
     day = g.day(at)
     gm = g.game_masters[0]
     for p in g.players.values():
-        for target, o in p.data.get("orders", {}).items():
+        orders = p.data.get("orders")
+        if not orders:
+            continue
+        for target, o in orders.items():
             if o["status"] == "pending" and o["day"] == day - 1 and o["kind"] != "complain":
                 act("record_order", gm, at, player=g.pseudo(target), obeyed=rng.random() > 0.1)
 

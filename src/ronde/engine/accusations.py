@@ -193,7 +193,10 @@ def complain(ctx: Context, cmd: Command, actor: str) -> None:
     if not forced:
         # a late complaint (R4.8, A16) is judged as if the trial's own verdict had not yet
         # unmasked its accused
-        with revived(g, (t.supposed,) if t.concluded else ()):
+        if t.concluded:
+            with revived(g, (t.supposed,)):
+                _check_target(g, p, t.supposed, anonymous=anonymous)
+        else:
             _check_target(g, p, t.supposed, anonymous=anonymous)
         character_of(g, p).check_complaint(g, p, t, anonymous=anonymous)
     right = anonymous_right(g, p, opening=False) if anonymous else ""

@@ -316,8 +316,20 @@ def answering(g: GameState, hook: str) -> tuple[Character, ...]:
     base ``hook`` (a no-op answer: asking only these gives the same answer, quicker);
     found once per game (kept in its :attr:`~GameState.memo_cache`)."""
 
+    key = _ANSWERING_KEYS.get(hook)
+    if key is None:
+        key = _ANSWERING_KEYS[hook] = f"answering:{hook}"
+    hit = g.memo_cache.get(key)  # (asked on every command and event: read in place)
+    if hit is not None:
+        kept: tuple[Character, ...] = hit[1]
+        return kept
+
     def found() -> tuple[Character, ...]:
         base = getattr(Character, hook)
         return tuple(m for m in g.characters.values() if getattr(type(m), hook) is not base)
 
-    return g.constant(f"answering:{hook}", found)
+    return g.constant(key, found)
+
+
+#: hook -> its key in :attr:`GameState.memo_cache` (made once, not at each question)
+_ANSWERING_KEYS: dict[str, str] = {}

@@ -19,15 +19,20 @@ class Context:
     afterwards, so a refused command changes nothing.
     """
 
+    __slots__ = ("_draws", "emit", "g", "held", "key", "now")
+
     def __init__(
         self, g: GameState, now: datetime, emit: Callable[[Event], None], key: str = ""
     ) -> None:
         self.g = g
         self.now = now
-        self._emit = emit
+        #: apply the event to the state at once, append it to the log and run the
+        #: reactions it triggers (the game's own, called directly: once per event)
+        self.emit: Callable[[Event], None] = emit
         #: the identity of what acts: the recorded command or the timer (see ``rng``)
         self.key = key
-        self._draws: dict[str, int] = {}
+        #: draws made so far, by salt (made on the first draw: most commands draw nothing)
+        self._draws: dict[str, int] | None = None
         #: the trial whose verdict's consequences are being recorded: their messages
         #: wait for its announcement (``data["held"]``, A77)
         self.held: int | None = None
@@ -44,9 +49,6 @@ class Context:
         finally:
             self.held = held
 
-    def emit(self, event: Event) -> None:
-        self._emit(event)
-
     def rng(self, salt: str = "") -> random.Random:
         """A random generator derived from the game's recorded seed, the identity of the
         command or timer that draws (``key``), ``salt`` and how many draws with that salt
@@ -55,8 +57,11 @@ class Context:
         Never from the position in the log: inserting an unrelated action in the past (a
         correction by replay) leaves every later draw as it was. The results are
         recorded in the events, so a replay from events never draws again."""
-        n = self._draws.get(salt, 0)
-        self._draws[salt] = n + 1
+        draws = self._draws
+        if draws is None:
+            draws = self._draws = {}
+        n = draws.get(salt, 0)
+        draws[salt] = n + 1
         return random.Random(f"{self.g.seed}|{self.key}|{salt}|{n}")
 
     def award(

@@ -30,7 +30,7 @@ from .events import (
     PointsAwarded,
     Rehearsed,
 )
-from .evolve import evolve, evolve_all, new_state
+from .evolve import evolve_all, new_state
 from .items import ItemCatalog
 from .names import (
     EXTRAS,
@@ -386,19 +386,32 @@ class Game:
         # (rules may read the game as players know it, A77: events apply to the game,
         # except those that touch nothing the game and players' knowledge differ on)
         g = self.state
-        if id(g) not in unmasking.KNOWN:  # (the game is read as it is: nothing to show)
-            evolve(g, e)
+        known = unmasking.KNOWN
+        key = id(g)
+        if key not in known:  # (the game is read as it is: nothing to show)
+            evolve_all(g, (e,))
             self.log.append(e)
+            return
+        if known[key] is None and not unmasking.pending_now(g):
+            # read as known, but no verdict waits: the game is itself and every reading
+            # of it as known gives what it gives (``truly`` would show nothing); a verdict
+            # waits after the event only if it moved the trials (``board_count``)
+            board = g.board_count
+            evolve_all(g, (e,))
+            self.log.append(e)
+            if g.board_count != board and unmasking.pending_now(g):
+                with truly(g):  # (hidden from now on: what the verdict changed)
+                    pass
             return
         apart = type(e) in _APART_FROM_MASKS and not (
             g.verdict_flags and unmasking.moves_a_verdict_instant(g, e)
         )
         if apart and not (isinstance(e, PointsAwarded) and e.player == CHORUS):
-            evolve(g, e)
+            evolve_all(g, (e,))
             self.log.append(e)
             return
         with truly(g):
-            evolve(g, e)
+            evolve_all(g, (e,))
         self.log.append(e)
 
     def _next_timer(self) -> tuple[datetime, int, int] | None:
@@ -406,13 +419,22 @@ class Game:
         # ``board_count``), the days closed, the cut-off and the end of play: kept until
         # one of them changes, not recomputed after each message or score line
         g = self.state
-        key = (g.board_count, g.days_closed, g.cutoff_done, g.play_ended)
         hit = g.memo_cache.get("next_timer")
-        if hit is not None and hit[1][0] == key:
-            kept: tuple[datetime, int, int] | None = hit[1][1]
-            return kept
+        if hit is not None:
+            board, closed, cutoff, ended, kept = hit[1]
+            if (
+                board == g.board_count
+                and closed == g.days_closed
+                and cutoff is g.cutoff_done
+                and ended is g.play_ended
+            ):
+                timer: tuple[datetime, int, int] | None = kept
+                return timer
         nxt = self._compute_next_timer()
-        g.memo_cache["next_timer"] = (-1, (key, nxt))
+        g.memo_cache["next_timer"] = (
+            -1,
+            (g.board_count, g.days_closed, g.cutoff_done, g.play_ended, nxt),
+        )
         return nxt
 
     def _compute_next_timer(self) -> tuple[datetime, int, int] | None:
@@ -422,7 +444,7 @@ class Game:
         if not instants:
             instants["cutoff"], instants["end"] = cutoff_1313(g.start), g.end_of_play()
         due: list[tuple[datetime, int, int]] = []
-        for t in g.trials:
+        for t in g.unsettled_trials():
             if t.status == "open":
                 deadline = instants.get(t.opened_at)
                 if deadline is None:
@@ -549,9 +571,10 @@ class Game:
         ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
+        seat = g.seat_of(cmd.by)
         try:
-            with self._reading(cmd):
-                self._dispatch(ctx, cmd, who, handler)
+            with self._reading(seat):
+                self._dispatch(ctx, cmd, who, handler, seat)
         except BaseException:
             if len(self.log) == start:
                 g.clock = previous_clock
@@ -559,23 +582,24 @@ class Game:
         self._seen[key] = occurrence + 1
         return self.log[start:]
 
-    def _reading(self, cmd: Command) -> AbstractContextManager[None]:
-        """How a command reads the game (A77): as players know it while verdicts wait for
-        their announcement, but a verdict's accused reads his own verdict as it left him
-        (his trial actions are refused alike under ``frozen``); a game master's command
-        reads it as it is."""
+    def _reading(self, seat: str | None) -> AbstractContextManager[None]:
+        """How a command of the player at ``seat`` reads the game (A77): as players know it
+        while verdicts wait for their announcement, but a verdict's accused reads his own
+        verdict as it left him (his trial actions are refused alike under ``frozen``); a
+        game master's command (no seat) reads it as it is."""
         g = self.state
-        seat = g.seat_of(cmd.by)
         if seat is None:
             return nullcontext()  # (the game masters see everything)
-        if awaiting_verdict(g, seat) is None:
+        if not unmasking.pending_now(g) or awaiting_verdict(g, seat) is None:
             return as_known(g)
         own = frozenset(
             t.number for t in g.trials if t.concluded and not t.announced and seat in t.accused
         )
         return as_known(g, keep=own)
 
-    def _dispatch(self, ctx: Context, cmd: Command, who: str, handler: Handler) -> None:
+    def _dispatch(
+        self, ctx: Context, cmd: Command, who: str, handler: Handler, seat: str | None
+    ) -> None:
         g = self.state
         if who == "game_master":
             if not g.is_game_master(cmd.by):
@@ -585,7 +609,6 @@ class Game:
             check_arguments(cmd)
             handler(ctx, cmd, cmd.by)
         else:
-            seat = g.seat_of(cmd.by)
             if seat is None:
                 if g.is_game_master(cmd.by):
                     raise RuleViolation(

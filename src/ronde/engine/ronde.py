@@ -62,7 +62,9 @@ def slot_live(g: GameState, character: str) -> bool:
 
 
 def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
-    live = live_slots(g)
+    count, live = g.live_cache  # (``live_slots``, its cache read here: a walk per view)
+    if count != g.event_count:
+        live = live_slots(g)
     # a walk depends only on the Ronde and the live slots: kept by their value, across
     # events and what-ifs (see ``GameState.times``)
     hit = g.memo_cache.get("walks")

@@ -307,7 +307,25 @@ class GameState:
         return None
 
     def open_trials(self) -> list[Trial]:
-        return [t for t in self.trials if t.status == "open"]
+        return [t for t in self.unsettled_trials() if t.status == "open"]
+
+    def unsettled_trials(self) -> list[Trial]:
+        """The trials from the first one not settled for good (still open, or concluded
+        with its verdict not announced), in order: every open or unannounced trial is
+        among them. A trial once settled stays so (it ends once, is announced once), so
+        the first unsettled one only moves forward (kept in :attr:`memo_cache`)."""
+        trials = self.trials
+        hit = self.memo_cache.get("trial_floor")
+        floor: int = hit[1] if hit is not None else 0
+        start, n = floor, len(trials)
+        while floor < n:
+            t = trials[floor]
+            if t.status == "open" or (t.concluded and not t.announced):
+                break
+            floor += 1
+        if floor != start:
+            self.memo_cache["trial_floor"] = (-1, floor)
+        return trials[floor:] if floor else trials
 
     def end_of_play(self) -> datetime:
         """When play stops (A12): the end of J13 (J13 24:00, plus the grace of A9) by

@@ -108,7 +108,7 @@ def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:
 def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) -> str | None:
     """Why today's quota forbids this trial action, or ``None`` (R5.14–R5.16, A21, A29)."""
     day = g.action_day(g.clock) if g.clock else 0
-    today = p.actions.get(day, [])
+    today = p.actions.get(day, ())
     doubled = bool(g.flags.get("double_complaints"))
     if p.new_extra:
         if today and (not doubled or len(today) >= 1):

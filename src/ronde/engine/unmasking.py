@@ -22,9 +22,8 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
 
     def compute() -> dict[str, str]:
         out: dict[str, str] = {}
-        for t in g.trials:
-            if not t.concluded or t.announced:
-                continue
+        for number in _pending(g):  # (the concluded trials not announced, in order)
+            t = g.trials[number - 1]
             for s in t.flags.get("unmasked", ()):
                 p = g.players[s]
                 if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
@@ -59,17 +58,22 @@ _MISSING = object()
 #: readers of a shared state (the web's threads) take turns through the what-if below,
 #: which changes the state for a moment; views hold it too (``reading``)
 READ_LOCK = threading.RLock()
-#: per thread, the states being read through :func:`before_verdicts` (views nest)
-_LOCAL = threading.local()
+
+
+class _PerThread(threading.local):
+    """Per thread, the states being read through :func:`before_verdicts` (views nest):
+    ``inside``, made for each thread on its first use."""
+
+    def __init__(self) -> None:
+        self.inside: set[int] = set()
+
+
+_LOCAL = _PerThread()
 
 
 def _inside() -> set[int]:
     """This thread's states read through a what-if (see ``_LOCAL``)."""
-    try:
-        inside: set[int] = _LOCAL.inside
-    except AttributeError:
-        inside = _LOCAL.inside = set()
-    return inside
+    return _LOCAL.inside
 
 
 @contextmanager
@@ -122,10 +126,24 @@ def pending_verdicts(g: GameState) -> set[int]:
     return set(_pending(g))
 
 
+def pending_now(g: GameState) -> bool:
+    """Whether a verdict waits for its announcement (:func:`pending_verdicts` not empty)."""
+    hit = g.memo_cache.get("pending")  # (asked on every command and event: read in place)
+    if hit is not None and hit[0] == g.board_count:
+        return bool(hit[1])
+    return bool(_pending(g))
+
+
 def _pending(g: GameState) -> tuple[int, ...]:
-    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial)
+    # (the trials' ends and announcements move ``board_count``; a what-if changes no trial;
+    # read on every command and event: the cache is looked up here, without a call)
+    hit = g.memo_cache.get("pending")
+    if hit is not None and hit[0] == g.board_count:
+        kept: tuple[int, ...] = hit[1]
+        return kept
     return g.memoized_board(
-        "pending", lambda: tuple(t.number for t in g.trials if t.concluded and not t.announced)
+        "pending",
+        lambda: tuple(t.number for t in g.unsettled_trials() if t.concluded and not t.announced),
     )
 
 
@@ -213,7 +231,15 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
     for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
         if later is None:
-            _undo(flags, before, g.flags, skip=VOTES)
+            # (during the verdict's instant the flags may still change, but only by an
+            # event: what changed since the verdict is found once per event count)
+            now = g.memo_cache.get(f"verdict_now:{number}")
+            if now is None or now[0] != g.event_count or now[1][0] is not before:
+                now = g.memo_cache[f"verdict_now:{number}"] = (
+                    g.event_count,
+                    (before, _changed(before, g.flags, VOTES)),
+                )
+            _undo_keys(flags, before, g.flags, now[1][1])
             continue
         # (both snapshots frozen once the verdict's instant is over: what changed from one
         # to the other is found once per verdict, not compared again at each what-if)
@@ -295,12 +321,13 @@ class as_known:  # (used as a function: ``with as_known(g):``)
         if key in _KNOWN:
             return
         try:
-            saved = _hide(g, self._keep, "known")
+            # (nothing pending, nothing hidden: ``_hide`` would say so, one call later)
+            saved = _hide(g, self._keep, "known") if _pending(g) else None
         except BaseException:
             READ_LOCK.release()
             raise
         self._outer = True
-        _inside().add(key)
+        _LOCAL.inside.add(key)
         _KEEP[key] = self._keep
         _KNOWN[key] = saved
 
@@ -313,7 +340,7 @@ class as_known:  # (used as a function: ``with as_known(g):``)
                 if saved is not None:
                     _show(g, saved)
                 _KEEP.pop(key, None)
-                _inside().discard(key)
+                _LOCAL.inside.discard(key)
         finally:
             READ_LOCK.release()
 
@@ -336,13 +363,13 @@ class truly:  # (used as a function: ``with truly(g):``)
         saved = _KNOWN.pop(key)
         if saved is not None:
             _show(g, saved)
-        _inside().discard(key)
+        _LOCAL.inside.discard(key)
 
     def __exit__(self, *exc: object) -> None:
         if self._was:
             g = self._g
             key = id(g)
-            _inside().add(key)
+            _LOCAL.inside.add(key)
             _KNOWN[key] = _hide(g, _KEEP.get(key, frozenset()), "known")
 
 

@@ -486,7 +486,7 @@ def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
     them, do not change them): for each, who is involved (opener and complainants) and
     the trial as it shows to one of them (``mine``) and to anyone else."""
     out = []
-    for t in g.trials:
+    for t in g.unsettled_trials():
         if t.status != "open" and not (t.concluded and not t.announced):
             continue
         involved = frozenset({t.opener, *[c.author for c in t.complaints]})
@@ -619,13 +619,6 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
             return public  # (shared: read it, do not change it)
         return public | {g.pseudo(o): c for o, c in p.learned.items()}
 
-    def can_act() -> bool:
-        return (
-            p.unofficial is None
-            and seat not in g.asleep.get(day, ())
-            and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
-        )
-
     brief = LazyView(
         pseudo=p.pseudo,
         masked=masked,
@@ -646,7 +639,11 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
     told = g.told_kinds.get(seat, ())
     if masked:  # (what a masked bot reads on nearly every turn: computed at once)
         brief["told"] = frozenset(told)
-        brief["can_act"] = can_act()
+        brief["can_act"] = (
+            p.unofficial is None
+            and seat not in g.asleep.get(day, ())
+            and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
+        )
         brief["targets"] = sorted(legal_targets(g, p, anonymous=p.new_extra))
         # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
         later["anonymous_right"] = lambda: anonymous_right(g, p, opening=False)
