@@ -251,3 +251,25 @@ def test_a_file_that_is_not_utf8_is_refused_as_unreadable(tmp_path: Path) -> Non
     with pytest.raises(store.LogError) as exc:
         store.read_events(path)
     assert "fichier illisible" in exc.value.problem
+
+
+def test_a_hand_edited_log_that_ends_or_announces_a_trial_twice_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The engine ends a trial once and announces its verdict once (it reads the trials
+    so): a log that does otherwise is refused at its line, not replayed."""
+    log = play_cast(dict(SMALL_CAST), list(SMALL_RONDE), random.Random(1)).game.log
+    ended = next(i for i, e in enumerate(log) if isinstance(e, E.TrialEnded))
+    announced = next(i for i, e in enumerate(log) if isinstance(e, E.TrialAnnounced))
+    path = tmp_path / "partie.jsonl"
+    store.write_events(path, log)
+    assert store.load_game(path).log == log
+    twice = [(ended, log[ended]), (announced, log[announced])]
+    edits = [(i + 2, [*log[: i + 1], again, *log[i + 1 :]]) for i, again in twice]
+    still_open = msgspec.structs.replace(log[ended], status="open")  # (an end that ends nothing)
+    edits.append((ended + 1, [*log[:ended], still_open, *log[ended + 1 :]]))
+    for line, edited in edits:
+        store.write_events(path, edited)
+        with pytest.raises(store.LogError) as exc:
+            store.load_game(path)
+        assert exc.value.line == line and "Procès n°" in exc.value.problem

@@ -21,6 +21,8 @@ from .engine.events import (
     EventFormatError,
     GameCreated,
     MessageSent,
+    TrialAnnounced,
+    TrialEnded,
     TrialOpened,
     decode_lines,
     decode_text,
@@ -157,6 +159,13 @@ def check_references(g: GameState, e: Event) -> None:
             raise ValueError(f"numéro de Procès inattendu : {trial!r}")
     elif trial is not None and not (isinstance(trial, int) and 1 <= trial <= len(g.trials)):
         raise ValueError(f"Procès inconnu : {trial!r}")
+    # (a trial ends once and its verdict is announced once: the engine reads them so)
+    if isinstance(e, TrialEnded) and (g.trials[e.trial - 1].status != "open" or e.status == "open"):
+        raise ValueError(f"Procès n°{e.trial} déjà terminé")
+    if isinstance(e, TrialAnnounced):
+        t = g.trials[e.trial - 1]
+        if not t.concluded or t.announced:
+            raise ValueError(f"Procès n°{e.trial} sans verdict à annoncer")
     data = getattr(e, "data", None)
     if data is not None and not isinstance(data, dict):
         raise ValueError("« data » doit être un objet")
