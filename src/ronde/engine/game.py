@@ -316,7 +316,8 @@ class Game:
         self.characters = characters
         self.state: GameState = new_state(created, catalog, characters)
         self.log: list[Event] = [created]
-        self._actions = all_actions(characters)
+        # (the actions' table is made on the first command: a replay never needs it)
+        self._actions: dict[str, tuple[str, Handler]] | None = None
         # identical commands accepted on the current counting day (their draws differ,
         # see ``command_key``); an identical command on a later day is another key anyway
         self._seen_day: int | None = None
@@ -559,7 +560,10 @@ class Game:
         if not g.game_ended and (nxt := self._next_timer()) is not None and nxt[0] <= cmd.at:
             self.advance(cmd.at)
         start = len(self.log)
-        entry = self._actions.get(cmd.action)
+        actions = self._actions
+        if actions is None:
+            actions = self._actions = all_actions(self.characters)
+        entry = actions.get(cmd.action)
         if entry is None:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
