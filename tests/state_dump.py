@@ -25,6 +25,6 @@ def canonical(g: GameState) -> dict[str, Any]:
     data = {
         f.name: _plain(getattr(g, f.name))
         for f in dataclasses.fields(g)
-        if f.name not in ("catalog", "live_cache", "memo_cache", "day_cache")
+        if f.name not in ("catalog", "live_cache", "memo_cache", "day_cache", "snapshot_cache")
     }
     return data

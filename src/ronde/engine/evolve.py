@@ -165,6 +165,28 @@ def _snapshot(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+_MISSING = object()
+
+
+def _flags_snapshot(g: GameState) -> dict[str, Any]:
+    """A :func:`_snapshot` of the flags, kept for a verdict (A77), that shares with the
+    last one taken each value still equal to it: snapshots are only ever read (the
+    what-if that hides a verdict reads them), so what has not changed since is copied
+    once. (The flags a rule writes for a key are always of the same types.)"""
+    last = g.snapshot_cache
+    atoms = _ATOMS
+    out: dict[str, Any] = {}
+    for key, value in g.flags.items():
+        if last is not None:
+            kept = last.get(key, _MISSING)
+            if kept is not _MISSING and type(kept) is type(value) and kept == value:
+                out[key] = kept
+                continue
+        out[key] = value if type(value) in atoms else _snapshot(value)
+    g.snapshot_cache = out
+    return out
+
+
 #: :func:`_verdict_due` when a verdict was announced: at the next event
 _NOW = datetime.min.replace(tzinfo=UTC)
 
@@ -192,13 +214,13 @@ def _verdict_instant_over(g: GameState, e: Event) -> None:
         if t.announced:
             del g.verdict_flags[number]
         elif after is None and t.ended_at is not None and e.at > t.ended_at:
-            g.verdict_flags[number] = (before, _snapshot(g.flags))
+            g.verdict_flags[number] = (before, _flags_snapshot(g))
 
 
 def _trial_ended(g: GameState, e: TrialEnded) -> None:
     t = g.trials[e.trial - 1]
     if e.concluded:  # what its consequences change stays hidden until announced (A77)
-        g.verdict_flags[e.trial] = (_snapshot(g.flags), None)
+        g.verdict_flags[e.trial] = (_flags_snapshot(g), None)
     t.status = e.status
     t.reason = e.reason
     t.truth = e.truth

@@ -183,6 +183,9 @@ class GameState:
     #: the last day :meth:`day` found, as (its start, its end, its number): most
     #: instants asked fall in it (time only: kept across events and what-ifs)
     day_cache: tuple[datetime, datetime, int] | None = field(default=None, compare=False)
+    #: the last snapshot of :attr:`flags` taken for a verdict (A77): the next one shares
+    #: with it what has not changed since (snapshots are only ever read)
+    snapshot_cache: dict[str, Any] | None = field(default=None, compare=False)
     #: seat -> kinds of the private messages he was sent (what he has been told)
     told_kinds: dict[str, set[str]] = field(default_factory=dict)
     #: trial -> (flags before its verdict's consequences, flags once the instant of
