@@ -528,6 +528,8 @@ def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
     return out, missed
 
 
+#: how each line Ronde writes starts, and the key of every event's type
+_LINE_START, _NEXT_LINE_START, _TYPE_KEY = b'{"type":"', b'\n{"type":"', b'"type":'
 #: msgspec's decoder of a JSON array of events of any type
 _ARRAY_DECODER: msgspec.json.Decoder[list[Event]] = msgspec.json.Decoder(list[_ANY_EVENT])
 
@@ -547,14 +549,24 @@ def decode_text(text: str | bytes) -> list[Event] | None:
             return None
         text = text.encode("ascii")  # (a copy, as the array below is)
     body = text[:-1] if text.endswith(b"\n") else text
-    if not body:
+    ends = body.count(b"\n")
+    # (every line starts as Ronde writes an event, and the text holds one ``"type"`` key
+    # per line: an event split by a line end, which the line alone refuses, would hold
+    # the next line's ``{"type":"`` besides its own key. In JSON, ``{"type":"`` can only
+    # start an object whose first key is ``"type"``, and ``"type":`` be that key, as a
+    # ``"`` in a string is escaped; an escaped one, ``\\"type":``, only counts one more)
+    if (
+        not body.startswith(_LINE_START)
+        or body.count(_NEXT_LINE_START) != ends
+        or body.count(_TYPE_KEY) != ends + 1
+    ):
         return None
     try:
         events = _ARRAY_DECODER.decode(b"[" + body.replace(b"\n", b",") + b"]")
     except _LINE_ERRORS:
         return None
     # (one event per line: not two objects on one line, which a line alone would refuse)
-    if len(events) != body.count(b"\n") + 1:
+    if len(events) != ends + 1:
         return None
     for e in events:
         if e.v != e.VERSION:
