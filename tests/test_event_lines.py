@@ -288,20 +288,25 @@ def test_an_event_split_over_two_lines_is_refused_at_its_line_as_line_by_line() 
         at=T0, to=("Ana",), kind="x", text="a, b", public=False, data={"xs": [[1], [2]]}
     )
     one = store.dumps([message]).rstrip("\n")
+    plain = store.dumps([msgspec.structs.replace(message, data={"xs": [1, 2]})]).rstrip("\n")
     splits = {
-        "in a text": one.replace('"a, b"', '"a\nb"'),
-        "between members": one.replace(',"kind"', '\n"kind"'),
-        "in a list": one.replace("[[1],[2]]", "[[1]\n[2]]"),
+        "in a text": plain.replace('"a, b"', '"a\nb"'),
+        "in a text, next to a list": one.replace('"a, b"', '"a\nb"'),
+        "between members": plain.replace(',"kind"', '\n"kind"'),
+        "in a list": plain.replace("[1,2]", "[1\n2]"),
+        "in a list of lists": one.replace("[[1],[2]]", "[[1]\n[2]]"),
         "in a list, a line that starts as an event does": one.replace(
             "[[1],[2]]", '[[1],\n{"type":"posted"}]'
         ),
     }
     post = store.dumps([POST]).rstrip("\n")
-    for why, split in splits.items():
-        assert "\n" in split, why
-        text = "\n".join([post, split, post + "," + post]) + "\n"  # (as many events as lines)
-        assert E.decode_text(text.encode()) is None, why
-        for read in (text, text.encode()):
-            with pytest.raises(store.LogError) as exc:
-                store.parse_log(read)
-            assert exc.value.line == 2 and "JSON invalide" in exc.value.problem, why
+    # (as many events as lines: two on a line to make up, tight or spaced)
+    for extra in (post + "," + post, post + " , " + post):
+        for why, split in splits.items():
+            assert "\n" in split, why
+            text = "\n".join([post, split, extra]) + "\n"
+            assert E.decode_text(text.encode()) is None, why
+            for read in (text, text.encode()):
+                with pytest.raises(store.LogError) as exc:
+                    store.parse_log(read)
+                assert exc.value.line == 2 and "JSON invalide" in exc.value.problem, why
