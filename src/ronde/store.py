@@ -77,17 +77,18 @@ def _text(path: Path) -> bytes:
 
 def parse_log(text: str | bytes, path: Path = _TEXT) -> tuple[list[int], list[Event]]:
     """The events of a JSON Lines log (or of an export of the store) and their line
-    numbers, from its bytes (UTF-8) or its text. A log as Ronde writes it is read in one
-    pass of msgspec's decoder (:func:`~ronde.engine.events.decode_text`); any other is
-    read line by line: each line as Ronde writes it in one pass of the decoder
-    (:func:`~ronde.engine.events.decode_lines`), any other line parsed and checked by
-    :func:`~ronde.engine.events.from_json`, which upcasts it or says what is wrong.
+    numbers, from its bytes (UTF-8) or its text. A log as Ronde writes it is read by
+    msgspec's decoder from its bytes, line by line, in one loop
+    (:func:`~ronde.engine.events.decode_text`); any other is read from its text: each
+    line as Ronde writes it by the decoder (:func:`~ronde.engine.events.decode_lines`),
+    any other line parsed and checked by :func:`~ronde.engine.events.from_json`, which
+    upcasts it or says what is wrong.
 
     Raises:
         LogError: invalid JSON, unknown or malformed event, no event (named by
             ``path`` and the line).
     """
-    whole = decode_text(text)  # (what Ronde writes: the whole text at once)
+    whole = decode_text(text)  # (what Ronde writes: every line at once)
     if whole is not None:
         return list(range(1, len(whole) + 1)), whole
     if isinstance(text, bytes):
