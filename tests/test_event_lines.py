@@ -4,6 +4,7 @@ same events, and every odd line is refused or read as before, named by its line.
 
 from __future__ import annotations
 
+import gc
 import random
 from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
@@ -307,3 +308,33 @@ def test_an_event_split_over_two_lines_is_refused_at_its_line_as_line_by_line() 
                 with pytest.raises(store.LogError) as exc:
                     store.parse_log(read)
                 assert exc.value.line == 2 and "JSON invalide" in exc.value.problem, why
+
+
+def test_reading_a_whole_log_leaves_the_garbage_collector_as_it_found_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The collector is paused while a whole log is read (``store._whole_log``), and
+    running again after, whether the reading succeeds or fails; left off if it was."""
+    text = store.dumps(_simulated_logs()[0])
+    path = tmp_path / "partie.jsonl"
+    path.write_text(text, encoding="utf-8")
+    seen: list[bool] = []
+    real = store.parse_log
+
+    def parse(*args: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(store, "parse_log", parse)
+    assert gc.isenabled()
+    store.replay_text(text.encode())
+    store.load_game(path)
+    with pytest.raises(store.LogError):
+        store.replay_text(b'{"type":"posted"\n')
+    assert seen == [False, False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        store.replay_text(text.encode())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
