@@ -151,7 +151,9 @@ def test_an_older_version_is_upcast(monkeypatch: pytest.MonkeyPatch) -> None:
     current = _line_of(POST)
     assert current.endswith('"v":2}')
     post = msgspec.structs.replace(POST, v=2)  # (read at the version it was written at)
-    assert decode_line(current) == post
+    # (the pretend version is not the one the class declares to msgspec, ``Literal[1]``:
+    # here only from_json reads it; a type truly at version 2 declares ``Literal[2]``)
+    assert decode_line(current) is None
     both = "\n".join([old, current])
     assert E.decode_text(both) is None
     assert store.parse_log(both) == ([1, 2], [post, post])

@@ -13,7 +13,7 @@ import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, ClassVar, cast, get_origin
+from typing import Any, ClassVar, Literal, cast, get_args, get_origin
 
 import msgspec
 
@@ -30,14 +30,15 @@ class Event(
     tag=lambda name: re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower(),
 ):
     """Base of every event: ``at`` is a timezone-aware instant (Europe/Paris); ``v`` is
-    the version of its type it was written at, the JSON line's ``"v"``: always its
-    ``VERSION`` (a type whose VERSION changes redeclares ``v`` with the new default;
-    older lines are upcast on reading)."""
+    the version of its type, the JSON line's ``"v"``: always its ``VERSION``, which
+    msgspec's decoder checks (a type whose VERSION becomes N redeclares
+    ``v: Literal[N] = N``; older lines fail that check and are upcast by
+    :func:`from_json`)."""
 
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     at: datetime
-    v: int = 1
+    v: Literal[1] = 1
 
 
 class GameCreated(Event, frozen=True, kw_only=True):
@@ -375,7 +376,8 @@ EVENT_TYPES: dict[str, type[Event]] = {cls.TYPE: cls for cls in CORE_EVENTS}
 for _cls in CORE_EVENTS:  # the JSON tag msgspec reads is the event's TYPE; ``v`` its VERSION
     if _cls.__struct_config__.tag != _cls.TYPE:
         raise TypeError(f"{_cls.__name__}: TYPE {_cls.TYPE!r} is not its tag")
-    if {f.name: f.default for f in msgspec.structs.fields(_cls)}["v"] != _cls.VERSION:
+    _v = {f.name: f for f in msgspec.structs.fields(_cls)}["v"]
+    if _v.default != _cls.VERSION or get_args(_v.type) != (_cls.VERSION,):
         raise TypeError(f"{_cls.__name__}: its v is not its VERSION {_cls.VERSION}")
 
 #: (type, version) -> function upgrading a JSON dict to the next version.
@@ -504,7 +506,7 @@ def decode_line(line: str) -> Event | None:
         event: Event = _LINE_DECODER.decode(line)
     except _LINE_ERRORS:
         return None
-    return event if event.v == event.VERSION else None
+    return event
 
 
 def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
@@ -516,13 +518,10 @@ def decode_lines(lines: Sequence[str]) -> tuple[list[Event | None], list[int]]:
     append = out.append
     for line in lines:
         try:
-            event: Event = decode(line)
+            append(decode(line))
+            continue
         except _LINE_ERRORS:
             pass
-        else:
-            if event.v == event.VERSION:
-                append(event)
-                continue
         missed.append(len(out))
         append(None)
     return out, missed
@@ -545,11 +544,7 @@ def decode_text(text: str | bytes) -> list[Event] | None:
     body = text[:-1] if text.endswith(b"\n") else text
     if not body:
         return None
-    try:  # (each line alone: one object, or an error)
-        events = list(map(_LINE_DECODER.decode, body.split(b"\n")))
+    try:  # (each line alone: one event at its current version, or an error)
+        return list(map(_LINE_DECODER.decode, body.split(b"\n")))
     except _LINE_ERRORS:
         return None
-    for e in events:
-        if e.v != e.VERSION:
-            return None
-    return events
