@@ -67,7 +67,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
     p = g.players[seat]
     behaviour = POWERS.get(p.character or "") if p.masked else None
     if behaviour is not None:
-        behaviour(game, seat, at, rng, _reader_done(game, res))
+        behaviour(game, seat, at, rng, _recorder(game, res, settle=False))
     v = player_brief(g, seat)
     me = v["pseudo"]
     if v["chorus"]:
@@ -85,7 +85,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
                     **{"as": rng.choice(list(RONDE_IDS))},
                 )
         for chorus_behaviour in CHORUS:
-            chorus_behaviour(game, seat, at, rng, _reader_done(game, res))
+            chorus_behaviour(game, seat, at, rng, _recorder(game, res, settle=False))
         return
     if "monstrous" in v["told"] and at.astimezone(PARIS).hour >= 21 and rng.random() < 0.3:
         # the monstrous Character's one Joker (an item worth at least 5, R7.17.3)
@@ -126,19 +126,14 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         )
 
 
-def _recorder(game: Game, res: SimResult) -> Act:
-    def act(verb: str, by: str, at: datetime, **args: Any) -> bool:
-        return _act(game, verb, by, at, res, **args)
-
-    return act
-
-
-def _reader_done(game: Game, res: SimResult) -> Act:
-    """:func:`_recorder` for the player behaviours (``ronde.bots``), which read all they
-    use of a brief before acting on it, or fetch a new one (:func:`_act_done`)."""
+def _recorder(game: Game, res: SimResult, *, settle: bool = True) -> Act:
+    """The ``act`` callback of a behaviour; ``settle=False`` for the player behaviours
+    (``ronde.bots``), which read all they use of a brief before acting on it, or fetch a
+    new one (:func:`_act_done`)."""
+    record = _act if settle else _act_done
 
     def act(verb: str, by: str, at: datetime, **args: Any) -> bool:
-        return _act_done(game, verb, by, at, res, **args)
+        return record(game, verb, by, at, res, **args)
 
     return act
 

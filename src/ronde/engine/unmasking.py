@@ -71,11 +71,6 @@ class _PerThread(threading.local):
 _LOCAL = _PerThread()
 
 
-def _inside() -> set[int]:
-    """This thread's states read through a what-if (see ``_LOCAL``)."""
-    return _LOCAL.inside
-
-
 @contextmanager
 def reading() -> Iterator[None]:
     """Hold the read lock of :func:`before_verdicts` (re-entrant)."""
@@ -128,9 +123,6 @@ def pending_verdicts(g: GameState) -> set[int]:
 
 def pending_now(g: GameState) -> bool:
     """Whether a verdict waits for its announcement (:func:`pending_verdicts` not empty)."""
-    hit = g.memo_cache.get("pending")  # (asked on every command and event: read in place)
-    if hit is not None and hit[0] == g.board_count:
-        return bool(hit[1])
     return bool(_pending(g))
 
 
@@ -155,7 +147,7 @@ def before_verdicts(g: GameState) -> Iterator[None]:
     Extras, and the flags the verdicts' consequences changed (the Pianist's fall, what
     the chorus inherits ...) are as before them. A read-only what-if for views: the
     state is restored on exit."""
-    inside = _inside()
+    inside = _LOCAL.inside
     with READ_LOCK:
         if id(g) in inside:  # already read as known (views call views)
             yield
