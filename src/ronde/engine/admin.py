@@ -19,7 +19,7 @@ from .events import (
     ThemeSet,
     Transfigured,
 )
-from .names import fold_name, french_name, resolve_character
+from .names import french_name, resolve_character
 from .state import GameState
 from .trials import player_seat, running, trial_of
 from .unmasking import hidden_unmaskings
@@ -252,10 +252,6 @@ def settle_end(ctx: Context) -> None:
             ctx.award(seat, 50, f"Répétitions : {count} participations", "R9.20")
         elif count <= 6:
             ctx.award(seat, -50, f"Répétitions : {count} participation(s) seulement", "R9.20")
-
-
-def unknown_name(g: GameState, name: str) -> bool:
-    return fold_name(name) not in g.index
 
 
 __all__ = [

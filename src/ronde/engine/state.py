@@ -65,10 +65,6 @@ class Trial:
         """t0 + 24 h, elapsed time (R3.6, R4.6): computed in UTC, shown in Paris time."""
         return elapsed(self.opened_at, TRIAL_WINDOW)
 
-    @property
-    def is_open(self) -> bool:
-        return self.status == "open"
-
     def valid(self) -> list[Complaint]:
         """The valid (non-null) complaints, in recording order (R5.3)."""
         return [c for c in self.complaints if not c.null]
@@ -299,9 +295,6 @@ class GameState:
     def chorus(self) -> list[str]:
         """Members of the chorus: unmasked players still alive (R8.5)."""
         return [s for s, p in self.players.items() if not p.masked and p.alive]
-
-    def masked_seats(self) -> list[str]:
-        return [s for s, p in self.players.items() if p.masked]
 
     # -- trials -------------------------------------------------------------
     def trial(self, number: int) -> Trial | None:

@@ -146,10 +146,6 @@ class Step:
             ensure_ascii=False,
         )
 
-    @property
-    def as_fr(self) -> str:
-        return french_name(self.as_) if self.as_ else ""
-
     def args(self) -> dict[str, Any]:
         """The command's arguments (scenario vocabulary)."""
         out: dict[str, Any] = {}

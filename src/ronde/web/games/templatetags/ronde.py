@@ -64,16 +64,6 @@ def get(mapping: Any, key: Any) -> Any:
         return None
 
 
-@register.filter
-def is_list(value: Any) -> bool:
-    return isinstance(value, list | tuple)
-
-
-@register.filter
-def is_dict(value: Any) -> bool:
-    return isinstance(value, dict)
-
-
 def _options(choices: list[tuple[Any, Any]], selected: Any, empty: str) -> str:
     chosen = "" if selected is None else str(selected)
     parts = [f'<option value="">{escape(empty)}</option>']
