@@ -111,12 +111,12 @@ def test_a_revoked_membership_gives_no_access(world: World) -> None:
     m = world.member("Ana")
     m.revoked_at = service.now()
     m.save(update_fields=["revoked_at"])
-    assert access.membership(_request(world.users["Ana"]), world.game) is None
+    assert access.active_membership(world.game.slug, world.users["Ana"].pk) is None
     wrapped, seen = _player_view()
     with pytest.raises(Http404):
         wrapped(_request(world.users["Ana"]), world.game.slug)
     assert not seen
-    assert access.membership(_request(world.users["Bob"]), world.game) == world.member("Bob")
+    assert access.active_membership(world.game.slug, world.users["Bob"].pk) == world.member("Bob")
 
 
 def test_a_player_of_a_game_not_started_is_refused(world: World) -> None:
@@ -129,9 +129,11 @@ def test_a_player_of_a_game_not_started_is_refused(world: World) -> None:
 
 
 def test_membership_and_game_master_of_the_anonymous_are_none(world: World) -> None:
-    assert access.membership(_request(None), world.game) is None
-    assert access.game_master(_request(None), world.game) is None
-    assert access.game_master(_request(world.users["Ana"]), world.game) is None
+    assert access.active_membership(world.game.slug, None) is None
+    assert access.game_master_seat(world.game.slug, None) is None
+    assert access.game_master_seat(world.game.slug, world.users["Ana"].pk) is None
+    seat = access.game_master_seat(world.game.slug, world.gms["Mj2"].pk)
+    assert seat is not None and seat.name == "Mj2" and seat.game == world.game
 
 
 @pytest.mark.parametrize(

@@ -25,23 +25,6 @@ from .rawrows import Columns, fetch
 P = ParamSpec("P")
 
 
-def game_master(request: HttpRequest, game: Game) -> GameMaster | None:
-    if not request.user.is_authenticated:
-        return None
-    return GameMaster.objects.filter(game=game, user_id=request.user.pk).first()
-
-
-def membership(request: HttpRequest, game: Game) -> Membership | None:
-    """The user's active membership in ``game`` (revoked ones give no access)."""
-    if not request.user.is_authenticated:
-        return None
-    return (
-        Membership.objects.filter(game=game, user_id=request.user.pk, revoked_at__isnull=True)
-        .order_by("-created_at")
-        .first()
-    )
-
-
 #: what a player's page reads of his membership and its game: the game's page comes
 #: from the engine, not from the set-up's lists
 _MEMBER = Columns(Membership, "m")
