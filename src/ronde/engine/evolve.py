@@ -462,7 +462,7 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
         if kind is Posted:  # (most events of a game: applied here, without a call)
             post: Posted = e  # type: ignore[assignment]  # (no call of ``cast`` here)
             g.trials[post.trial - 1].posters.add(post.player)
-            found = g.day_cache
+            found = g.day_cache  # (``GameState.day``'s window, read here: most posts fall in it)
             try:
                 day = found[2] if found is not None and found[0] <= at < found[1] else g.day(at)
             except TypeError:  # a naive datetime
