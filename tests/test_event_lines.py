@@ -229,6 +229,8 @@ def test_a_text_with_any_other_line_is_left_to_the_line_by_line_reading() -> Non
     odd = {
         "blank line": "\n".join([good, "", good]),
         "two events on one line": "\n".join([good, good + "," + good]),
+        "two events on one line, spaced": "\n".join([good, good + " " + good]),
+        "two events on one line, tight": "\n".join([good, good + good]),
         "spaces only": "\n".join([good, "  ", good]),
         "older or newer version": "\n".join([good, _line_of(POST, v=0), _line_of(POST, v=9)]),
         "an export": "\n".join(['{"ronde_export": 1}', good]),
@@ -300,8 +302,9 @@ def test_an_event_split_over_two_lines_is_refused_at_its_line_as_line_by_line() 
         ),
     }
     post = store.dumps([POST]).rstrip("\n")
-    # (as many events as lines: two on a line to make up, tight or spaced)
-    for extra in (post + "," + post, post + " , " + post):
+    # (as many events as lines: two on a line to make up, tight or spaced, with or
+    # without a comma: msgspec's ``decode_lines`` takes values apart at whitespace)
+    for extra in (post + "," + post, post + " , " + post, post + " " + post, post + post):
         for why, split in splits.items():
             assert "\n" in split, why
             text = "\n".join([post, split, extra]) + "\n"
