@@ -5,7 +5,7 @@ A slot is named by its Character id (the two Decorators share ``decorators``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from .options import option
@@ -62,20 +62,49 @@ def slot_live(g: GameState, character: str) -> bool:
 
 
 def _walk(g: GameState, slot: str, k: int, step: int) -> list[str]:
+    return list(walk_shared(g, slot, k, step))
+
+
+def walk_shared(g: GameState, slot: str, k: int, step: int) -> list[str]:
+    """The walk :func:`forward` (``step`` 1) or :func:`backward` (-1) gives, shared with
+    the cache of walks: read it, never change it."""
+    live, walks = _walks(g)
+    key = (live, slot, k, step)
+    out = walks.get(key)
+    if out is None:
+        out = walks[key] = _walk_live(g.ronde, live, slot, k, step)
+    return out
+
+
+def forwards(g: GameState, k: int) -> Callable[[str], list[str]]:
+    """Forward(s, k) of this state for any slot s (:func:`walk_shared`'s lists, read-only),
+    the live slots and the walks' cache looked up once: for a loop over the players."""
+    live, walks = _walks(g)
+    ronde = g.ronde
+
+    def forward_of(slot: str) -> list[str]:
+        key = (live, slot, k, 1)
+        out = walks.get(key)
+        if out is None:
+            out = walks[key] = _walk_live(ronde, live, slot, k, 1)
+        return out
+
+    return forward_of
+
+
+_Walks = dict[tuple[frozenset[str], str, int, int], list[str]]
+
+
+def _walks(g: GameState) -> tuple[frozenset[str], _Walks]:
+    """The live slots now and the cache of walks."""
     count, live = g.live_cache  # (``live_slots``, its cache read here: a walk per view)
     if count != g.event_count:
         live = live_slots(g)
     # a walk depends only on the Ronde and the live slots: kept by their value, across
     # events and what-ifs (see ``GameState.times``)
     hit = g.memo_cache.get("walks")
-    walks: dict[tuple[frozenset[str], str, int, int], list[str]] = (
-        hit[1] if hit is not None and len(hit[1]) <= 4096 else g.times("walks")
-    )
-    key = (live, slot, k, step)
-    out = walks.get(key)
-    if out is None:
-        out = walks[key] = _walk_live(g.ronde, live, slot, k, step)
-    return list(out)
+    walks: _Walks = hit[1] if hit is not None and len(hit[1]) <= 4096 else g.times("walks")
+    return live, walks
 
 
 def _walk_live(

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from .character import character_of
+from .character import Character, character_of
 from .context import Context
 from .names import french_name
+from .ronde import forwards, window
 from .unmasking import before_verdicts
+
+#: the default visible set, Forward(s, k) (R2.7): read from the walks' cache, not copied
+_BASE_VISIBLE_SET = Character.visible_set
 
 
 def notify_new_targets(ctx: Context) -> None:
@@ -22,13 +26,18 @@ def notify_new_targets(ctx: Context) -> None:
     news: list[tuple[str, list[str]]] = []
     # (the accused such a verdict unmasked is still told, as if masked: A77)
     with before_verdicts(g):
+        forward_of = forwards(g, window(g))
         for seat, p in g.players.items():
             if not p.masked:
                 continue
+            module = character_of(g, p)
+            if type(module).visible_set is _BASE_VISIBLE_SET:  # (Forward(s, k), shared)
+                seen = forward_of(module.slot(g, p))
+            else:
+                seen = module.visible_set(g, p)
             told = p.told_targets
-            new = [c for c in character_of(g, p).visible_set(g, p) if c not in told]
-            if new:
-                news.append((seat, sorted(new)))  # no order (R2.4)
+            if not told.issuperset(seen):
+                news.append((seat, sorted([c for c in seen if c not in told])))  # (R2.4)
     for seat, new in news:
         names = ", ".join(french_name(c) for c in new)
         ctx.tell(
