@@ -22,14 +22,19 @@ class Context:
     __slots__ = ("_draws", "emit", "g", "held", "key", "now")
 
     def __init__(
-        self, g: GameState, now: datetime, emit: Callable[[Event], None], key: str = ""
+        self,
+        g: GameState,
+        now: datetime,
+        emit: Callable[[Event], None],
+        key: str | Callable[[], str] = "",
     ) -> None:
         self.g = g
         self.now = now
         #: apply the event to the state at once, append it to the log and run the
         #: reactions it triggers (the game's own, called directly: once per event)
         self.emit: Callable[[Event], None] = emit
-        #: the identity of what acts: the recorded command or the timer (see ``rng``)
+        #: the identity of what acts: the recorded command or the timer (see ``rng``), or
+        #: how to make it on the first draw (a command's: most commands draw nothing)
         self.key = key
         #: draws made so far, by salt (made on the first draw: most commands draw nothing)
         self._draws: dict[str, int] | None = None
@@ -60,6 +65,8 @@ class Context:
         draws = self._draws
         if draws is None:
             draws = self._draws = {}
+            if not isinstance(self.key, str):
+                self.key = self.key()
         n = draws.get(salt, 0)
         draws[salt] = n + 1
         return random.Random(f"{self.g.seed}|{self.key}|{salt}|{n}")

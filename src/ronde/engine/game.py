@@ -265,6 +265,23 @@ def command_key(cmd: Command, day: int) -> str:
     return f"cmd:{cmd.action}:{fold_name(cmd.by)}:J{day}:{canonical_args(cmd.args)}"
 
 
+def _draw_key(
+    seen: list[tuple[Command, list[str]]], mine: tuple[Command, list[str]], day: int
+) -> str:
+    """The key of a command's draws: :func:`command_key` and how many identical commands
+    were accepted before it that day (``seen``, each with its key once made)."""
+    cmd, made = mine
+    key = command_key(cmd, day)
+    made.append(key)
+    before = 0
+    for other, keys in seen:
+        if not keys:
+            keys.append(command_key(other, day))
+        if keys[0] == key:
+            before += 1
+    return f"{key}#{before}"
+
+
 _encode_string = json.encoder.encode_basestring  # (what ``json.dumps`` uses, ensure_ascii off)
 
 
@@ -318,10 +335,11 @@ class Game:
         self.log: list[Event] = [created]
         # (the actions' table is made on the first command: a replay never needs it)
         self._actions: dict[str, tuple[str, Handler]] | None = None
-        # identical commands accepted on the current counting day (their draws differ,
-        # see ``command_key``); an identical command on a later day is another key anyway
+        # the commands accepted on the current counting day, with their keys once asked:
+        # identical ones draw apart by their order that day (see ``command_key``); an
+        # identical command on a later day is another key anyway
         self._seen_day: int | None = None
-        self._seen: dict[str, int] = {}
+        self._seen: list[tuple[Command, list[str]]] = []
 
     # -- creation and replay ----------------------------------------------------------
     @classmethod
@@ -568,11 +586,12 @@ class Game:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
         day = g.day(cmd.at)
-        key = command_key(cmd, day)
         if self._seen_day != day:
-            self._seen_day, self._seen = day, {}
-        occurrence = self._seen.get(key, 0)
-        ctx = Context(g, cmd.at, self._emit, f"{key}#{occurrence}")
+            self._seen_day, self._seen = day, []
+        seen = self._seen
+        mine: tuple[Command, list[str]] = (cmd, [])
+        # (the key of its draws, made only if it draws: most commands draw nothing)
+        ctx = Context(g, cmd.at, self._emit, lambda: _draw_key(seen, mine, day))
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         seat = g.seat_of(cmd.by)
@@ -583,7 +602,7 @@ class Game:
             if len(self.log) == start:
                 g.clock = previous_clock
             raise
-        self._seen[key] = occurrence + 1
+        seen.append(mine)
         return self.log[start:]
 
     def _reading(self, seat: str | None) -> AbstractContextManager[None]:
