@@ -249,11 +249,12 @@ def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
 
 def _points(g: GameState, e: PointsAwarded) -> None:
     if e.player == CHORUS:  # A64 ``at_end``: held back, paid at the end of the game
+        g.flags_count = g.event_count + 1
         g.flags.setdefault("chorus_held", []).append(
             ScoreLine(e.points, e.reason, e.rule, e.at, e.trial)
         )
         return
-    p = g.players[e.player]
+    p = g.players[e.player]  # (the flags as they were: ``_KEEPS_FLAGS``)
     p.lines.append(ScoreLine(e.points, e.reason, e.rule, e.at, e.trial))
     p.points += e.points
 
@@ -430,14 +431,47 @@ _KEEPS_BOARD: frozenset[type[Event]] = frozenset(
 )
 
 
+#: events that never change :attr:`GameState.flags` (``PointsAwarded`` changes them only
+#: for the chorus, and says so itself); any other may (a Character's facts ...)
+_KEEPS_FLAGS: frozenset[type[Event]] = frozenset(
+    {
+        Posted,
+        Rehearsed,
+        MessageSent,
+        PointsAwarded,
+        ComplaintFiled,
+        TrialOpened,
+        TrialEnded,
+        TrialAnnounced,
+        PlayerUnmasked,
+        UnofficiallyUnmasked,
+        ThemeSet,
+        ItemsSent,
+        JokerUsed,
+        ExemptionGranted,
+        DayClosed,
+        CutoffPassed,
+        PlayEnded,
+        GameEnded,
+        PlayerDied,
+        ChorusDecided,
+        InvestigationMade,
+        SecretaryAppointed,
+        RondeGuessed,
+        PlayerReplaced,
+    }
+)
+
+
 #: event type -> (its apply, keeps the live slots, keeps the board, moves the verdicts'
-#: instants): one lookup per event
-_STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool, bool]] = {
+#: instants, keeps the flags): one lookup per event
+_STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool, bool, bool]] = {
     kind: (
         apply,
         kind in _KEEPS_LIVE_SLOTS,
         kind in _KEEPS_BOARD,
         kind is TrialEnded or kind is TrialAnnounced,
+        kind in _KEEPS_FLAGS,
     )
     for kind, apply in _APPLY.items()
 }
@@ -470,12 +504,14 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
             g.players[post.player].forum_days.add(day)  # (its action day, R5.15)
             keeps_live = True
         else:
-            apply, keeps_live, keeps_board, moves_due = steps[kind]
+            apply, keeps_live, keeps_board, moves_due, keeps_flags = steps[kind]
             apply(g, e)
             if moves_due:
                 due = _verdict_due(g)
             if not keeps_board:
                 g.board_count = g.event_count + 1
+            if not keeps_flags:
+                g.flags_count = g.event_count + 1
         g.clock = at
         count = g.event_count
         g.event_count = count + 1

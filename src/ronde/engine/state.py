@@ -172,6 +172,9 @@ class GameState:
     #: the event count after the last event that may change the trials, masks,
     #: Characters, identities or pseudos (see ``evolve``; a key of :meth:`memoized_board`)
     board_count: int = 0
+    #: the event count after the last event that may change :attr:`flags` (see
+    #: ``evolve``): what the flags' comparisons of a verdict's instant are dated by (A77)
+    flags_count: int = 0
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)
     revealed: dict[str, str] = field(default_factory=dict)

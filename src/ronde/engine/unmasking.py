@@ -224,11 +224,12 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
         before, later = g.verdict_flags.get(number, ({}, None))
         if later is None:
             # (during the verdict's instant the flags may still change, but only by an
-            # event: what changed since the verdict is found once per event count)
+            # event that may change them: what changed since the verdict is found once per
+            # such event, ``flags_count``)
             now = g.memo_cache.get(f"verdict_now:{number}")
-            if now is None or now[0] != g.event_count or now[1][0] is not before:
+            if now is None or now[0] != g.flags_count or now[1][0] is not before:
                 now = g.memo_cache[f"verdict_now:{number}"] = (
-                    g.event_count,
+                    g.flags_count,
                     (before, _changed(before, g.flags, VOTES)),
                 )
             _undo_keys(flags, before, g.flags, now[1][1])
