@@ -19,10 +19,11 @@ import pytest
 
 from ronde import sim
 from ronde.catalog import default_catalog
+from ronde.engine.evolve import evolve_all
 from ronde.engine.game import Game
 from ronde.engine.ronde import live_slots
 from ronde.engine.state import GameState
-from ronde.engine.unmasking import hidden_unmaskings, pending_verdicts
+from ronde.engine.unmasking import before_verdicts, hidden_unmaskings, pending_verdicts
 from ronde.engine.views import GAME_MASTER, PUBLIC, view
 
 from .state_dump import canonical
@@ -66,3 +67,31 @@ def test_views_on_warm_caches_are_the_views_without_caches(seed: int) -> None:
     finally:
         sim._game_master_turn = turn
     assert checked  # verdicts were waiting at some of the sampled times
+
+
+def _fresh_live(g: GameState) -> frozenset[str]:
+    kept = g.live_cache
+    g.live_cache = (-1, frozenset())
+    try:
+        return live_slots(g)
+    finally:
+        g.live_cache = kept
+
+
+def test_the_live_slots_kept_over_events_are_the_live_slots() -> None:
+    """The live slots are cached by board count, carried over by ``evolve`` across the
+    events that change no mask, and kept in each what-if's caches: after every event of
+    simulated games, on the game and read as players know it, they are what a fresh
+    reading finds."""
+    known = 0
+    for seed in range(4):
+        log = sim.play(28, random.Random(seed)).game.log
+        g = Game.replay(log[:1], default_catalog()).state
+        for e in log[1:]:
+            evolve_all(g, (e,))
+            assert live_slots(g) == _fresh_live(g), e
+            if pending_verdicts(g):
+                with before_verdicts(g):
+                    assert live_slots(g) == _fresh_live(g), e
+                known += 1
+    assert known > 100

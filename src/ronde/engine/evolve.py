@@ -463,6 +463,10 @@ _KEEPS_FLAGS: frozenset[type[Event]] = frozenset(
 )
 
 
+# (the live slots are cached by board count: an event that keeps the board keeps them)
+assert _KEEPS_BOARD <= _KEEPS_LIVE_SLOTS
+
+
 #: event type -> (its apply, keeps the live slots, keeps the board, moves the verdicts'
 #: instants, keeps the flags): one lookup per event
 _STEPS: dict[type[Event], tuple[Callable[[GameState, Any], None], bool, bool, bool, bool]] = {
@@ -502,21 +506,20 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
             except TypeError:  # a naive datetime
                 day = g.day(at)
             g.players[post.player].forum_days.add(day)  # (its action day, R5.15)
-            keeps_live = True
         else:
             apply, keeps_live, keeps_board, moves_due, keeps_flags = steps[kind]
             apply(g, e)
             if moves_due:
                 due = _verdict_due(g)
             if not keeps_board:
+                board = g.board_count
                 g.board_count = g.event_count + 1
+                live = g.live_cache
+                if keeps_live and live[0] == board:
+                    # (kept across events that change no mask: ``ronde.live_slots``)
+                    g.live_cache = (g.board_count, live[1])
             if not keeps_flags:
                 g.flags_count = g.event_count + 1
         g.clock = at
-        count = g.event_count
-        g.event_count = count + 1
-        live = g.live_cache
-        if keeps_live and live[0] == count:
-            # (kept across events that change no mask: :func:`ronde.engine.ronde.live_slots`)
-            g.live_cache = (count + 1, live[1])
+        g.event_count += 1
     return g

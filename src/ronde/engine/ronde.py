@@ -13,10 +13,11 @@ from .state import GameState
 
 
 def live_slots(g: GameState) -> frozenset[str]:
-    """The live slots now, cached per event count (the state only changes by events;
-    ``evolve`` carries the cache over the events that change no mask)."""
+    """The live slots now, cached per board count (every event that may change a mask,
+    a Character or a holder moves it; ``evolve`` carries the cache over the others that
+    move it, those that change only the trials)."""
     count, cached = g.live_cache
-    if count == g.event_count:
+    if count == g.board_count:
         return cached
     first_dies = option(g.options, "A5") == "first"
     live: set[str] = set()
@@ -36,7 +37,7 @@ def live_slots(g: GameState) -> frozenset[str]:
     result = frozenset(live)
     if result == cached:
         result = cached  # the same object (its hash is computed once)
-    g.live_cache = (g.event_count, result)
+    g.live_cache = (g.board_count, result)
     return result
 
 
@@ -49,7 +50,7 @@ def revived(g: GameState, characters: Iterable[str]) -> Iterator[None]:
     if extra <= live:  # nothing to revive: the live slots (and their walks) as they are
         yield
         return
-    g.live_cache = (g.event_count, live | extra)
+    g.live_cache = (g.board_count, live | extra)
     try:
         yield
     finally:
@@ -98,7 +99,7 @@ _Walks = dict[tuple[frozenset[str], str, int, int], list[str]]
 def _walks(g: GameState) -> tuple[frozenset[str], _Walks]:
     """The live slots now and the cache of walks."""
     count, live = g.live_cache  # (``live_slots``, its cache read here: a walk per view)
-    if count != g.event_count:
+    if count != g.board_count:
         live = live_slots(g)
     # a walk depends only on the Ronde and the live slots: kept by their value, across
     # events and what-ifs (see ``GameState.times``)
