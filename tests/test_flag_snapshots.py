@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ronde.catalog import default_catalog
 from ronde.engine.events import GameCreated
-from ronde.engine.evolve import _flags_snapshot, evolve_all, new_state
+from ronde.engine.evolve import _flags_snapshot, _verdict_due, evolve_all, new_state
 from ronde.engine.registry import REGISTRY
 from ronde.engine.state import GameState
 from ronde.sim import play
@@ -103,7 +103,8 @@ def test_an_event_that_leaves_the_flags_count_leaves_the_flags() -> None:
     """``GameState.flags_count`` moves at every event that changes the flags (what a
     verdict's comparisons during its instant are dated by, ``unmasking._hide``): over
     simulated games (with posts, Characters' facts, chorus votes ...), every event that
-    leaves it leaves the flags equal to what they were."""
+    leaves it leaves the flags equal to what they were. (And the verdicts' ``due`` time
+    ``evolve`` keeps in the state is what it finds again.)"""
     kept = moved = 0
     for seed in range(6):
         log = play(28, random.Random(seed), posts=0.3 if seed % 2 else 0.0).game.log
@@ -113,6 +114,7 @@ def test_an_event_that_leaves_the_flags_count_leaves_the_flags() -> None:
         for e in log[1:]:
             flags, count = copy.deepcopy(g.flags), g.flags_count
             evolve_all(g, (e,))
+            assert g.verdict_due == _verdict_due(g), e  # (kept by evolve, not recomputed)
             if g.flags_count == count:
                 assert g.flags == flags, e
                 kept += 1

@@ -490,12 +490,12 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
     """Apply every event of ``events`` in turn, in one loop (a replay's; :func:`evolve`
     is this loop over one event)."""
     steps = _STEPS
-    due = _verdict_due(g)
+    due = g.verdict_due  # (kept by this loop from one call to the next: ``_verdict_due``)
     for e in events:
         at = e.at
         if due is not None and (due is _NOW or at > due):
             _verdict_instant_over(g, e)
-            due = _verdict_due(g)
+            due = g.verdict_due = _verdict_due(g)
         kind = type(e)
         if kind is Posted:  # (most events of a game: applied here, without a call)
             post: Posted = e  # type: ignore[assignment]  # (no call of ``cast`` here)
@@ -510,7 +510,7 @@ def evolve_all(g: GameState, events: Iterable[Event]) -> GameState:
             apply, keeps_live, keeps_board, moves_due, keeps_flags = steps[kind]
             apply(g, e)
             if moves_due:
-                due = _verdict_due(g)
+                due = g.verdict_due = _verdict_due(g)
             if not keeps_board:
                 board = g.board_count
                 g.board_count = g.event_count + 1

@@ -172,6 +172,9 @@ class GameState:
     #: the event count after the last event that may change the trials, masks,
     #: Characters, identities or pseudos (see ``evolve``; a key of :meth:`memoized_board`)
     board_count: int = 0
+    #: ``evolve._verdict_due`` of the state, kept by ``evolve`` (the only one that changes
+    #: :attr:`verdict_flags` and the trials' ends and announcements it depends on)
+    verdict_due: datetime | None = None
     #: the event count after the last event that may change :attr:`flags` (see
     #: ``evolve``): what the flags' comparisons of a verdict's instant are dated by (A77)
     flags_count: int = 0
