@@ -17,6 +17,10 @@ Each measure is printed with a baseline measured in the same run and their ratio
   and ~50,000 events, against the cold load of the small game and against each
   other (flat in the log's length: ~1).
 
+A second table says where a simulated game's time goes: the engine's commands by
+action, its timers and the rest (the bots' decisions), each part against replaying the
+events it recorded and what it adds to the simulated game's ratio.
+
 Speed is never asserted (this is not a test).
 """
 
@@ -31,12 +35,14 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import orjson
 
 from ronde.catalog import default_catalog
+from ronde.engine.commands import Command
+from ronde.engine.events import Event
 from ronde.engine.game import Game
 from ronde.sim import play
 from ronde.store import dumps, replay_text
@@ -217,12 +223,104 @@ def engine_figures() -> list[Row]:
     ]  # fmt: skip
 
 
+def sim_breakdown(games: int = 12) -> list[Row]:
+    """Where a simulated game's time goes: the engine's commands by action, its timers
+    (ends of days, trials' expiries) and the rest (the bots' decisions, their briefs and
+    the simulator's loop), each against replaying the game's log. Timed by a wrapper
+    around ``Game.execute`` and ``Game.advance`` (a microsecond or so per call, counted
+    in), so the shares add up to the instrumented game, a little slower than the row
+    of the main table."""
+    catalog = default_catalog()
+    spent: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    recorded: dict[str, int] = {}
+    fired_time, fired_events = [0.0], [0]  # of the timers fired so far
+    execute, advance = Game.execute, Game.advance
+
+    def note(part: str, took: float, events: int) -> None:
+        spent[part] = spent.get(part, 0.0) + took
+        calls[part] = calls.get(part, 0) + 1
+        recorded[part] = recorded.get(part, 0) + events
+
+    def timed_advance(self: Game, t: datetime) -> list[Event]:
+        t0, n = time.perf_counter(), len(self.log)
+        try:
+            return advance(self, t)
+        finally:
+            took, events = time.perf_counter() - t0, len(self.log) - n
+            fired_time[0] += took
+            fired_events[0] += events
+            note("timers", took, events)
+
+    def timed_execute(self: Game, cmd: Command) -> list[Event]:
+        t0, n, i0, e0 = time.perf_counter(), len(self.log), fired_time[0], fired_events[0]
+        try:
+            return execute(self, cmd)
+        finally:  # (the timers it fired first are the timers')
+            took = time.perf_counter() - t0 - (fired_time[0] - i0)
+            note(cmd.action, took, len(self.log) - n - (fired_events[0] - e0))
+
+    whole = replayed = 0.0
+    events = 0
+    Game.execute, Game.advance = timed_execute, timed_advance  # type: ignore[method-assign]
+    try:
+        for seed in range(games):
+            t0 = time.perf_counter()
+            res = play(28, random.Random(seed))
+            whole += time.perf_counter() - t0
+            Game.execute, Game.advance = execute, advance  # type: ignore[method-assign]
+            log = res.game.log
+            replayed += _best(lambda log=log: Game.replay(log, catalog), 5)  # type: ignore[misc]
+            events += len(log)
+            Game.execute, Game.advance = timed_execute, timed_advance  # type: ignore[method-assign]
+    finally:
+        Game.execute, Game.advance = execute, advance  # type: ignore[method-assign]
+    per_event = replayed / events
+    engine = sum(spent.values())
+    parts = sorted(spent, key=lambda k: -spent[k])
+    top = [k for k in parts if k != "timers"][:8]
+    rest = [k for k in parts if k != "timers" and k not in top]
+    spent["other commands"] = sum(spent[k] for k in rest)
+    calls["other commands"] = sum(calls[k] for k in rest)
+    recorded["other commands"] = sum(recorded[k] for k in rest)
+
+    def row(label: str, part: str) -> Row:
+        took, n, ev = spent[part], calls[part], recorded[part]
+        return (
+            label,
+            f"{n / games:.0f} × {took / n * 1e6:.0f} µs, {ev / n:.1f} events each",
+            f"{took / games * 1e3:.2f} ms ({took / whole:.0%})",
+            f"{took / (ev * per_event):.0f}×" if ev else "—",
+            f"{took / replayed:.1f}×",
+        )
+
+    bots = whole - engine
+    return [
+        *[row(f"command `{k}`", k) for k in top],
+        row(f"{len(rest)} other commands", "other commands"),
+        row("timers: ends of days, expiries, cut-off", "timers"),
+        ("the bots' decisions, briefs and the simulator's loop", "—",
+         f"{bots / games * 1e3:.2f} ms ({bots / whole:.0%})", "—",
+         f"{bots / replayed:.1f}×"),
+        ("the whole simulated game (instrumented)",
+         f"{events / games:.0f} events", f"{whole / games * 1e3:.2f} ms",
+         f"{whole / replayed:.0f}×", f"{whole / replayed:.1f}×"),
+    ]  # fmt: skip
+
+
 def main() -> None:
     rows = engine_figures() + store_figures()
     print("| measure | Ronde | baseline (same run) | ratio | goal |")
     print("| --- | --- | --- | --- | --- |")
     for row in rows:
         print("| " + " | ".join(cell or "—" for cell in row) + " |")
+    print()
+    print("Where a simulated game's time goes (12 games, medians not taken: totals):")
+    print()
+    print("| part | per game | time per game | vs replaying its events | adds to the ratio |")
+    print("| --- | --- | --- | --- | --- |")
+    for row in sim_breakdown():
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
