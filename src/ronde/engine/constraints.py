@@ -101,9 +101,12 @@ def failures_due(g: GameState, day: int) -> list[str]:
     """Seats whose constraint of ``day`` fails at its end (verdicts, or A1 ``require_proof``)."""
     verdicts: dict[tuple[str, int], tuple[bool, datetime]] = g.flags.get("verdicts", {})
     deadline = effect_instant(g, day)
+    proof = g.opt("A1") == "require_proof"
+    # (a failure needs a recorded one but with A1 ``require_proof``: only those seats)
+    failed = None if proof else {s for (s, d), (met, _) in verdicts.items() if d == day and not met}
     out: list[str] = []
     for seat, p in g.players.items():
-        if not p.masked:
+        if not p.masked or (failed is not None and seat not in failed):
             continue
         span = constraint_range(g, p)
         if span is None or not span[0] <= day <= span[1] or covered(g, seat, day):
@@ -113,7 +116,7 @@ def failures_due(g: GameState, day: int) -> list[str]:
             met, at = verdict
             if not met and at < deadline:
                 out.append(seat)
-        elif g.opt("A1") == "require_proof":
+        elif proof:
             out.append(seat)
     return out
 
