@@ -463,8 +463,9 @@ _KEEPS_FLAGS: frozenset[type[Event]] = frozenset(
 )
 
 
-# (the live slots are cached by board count: an event that keeps the board keeps them)
-assert _KEEPS_BOARD <= _KEEPS_LIVE_SLOTS
+# (the live slots are cached by board count: an event that keeps the board keeps them;
+# a Character's fact may change its data, kept by ``flags_count``)
+assert _KEEPS_BOARD <= _KEEPS_LIVE_SLOTS and CharacterFact not in _KEEPS_FLAGS
 
 
 #: event type -> (its apply, keeps the live slots, keeps the board, moves the verdicts'

@@ -175,8 +175,10 @@ class GameState:
     #: ``evolve._verdict_due`` of the state, kept by ``evolve`` (the only one that changes
     #: :attr:`verdict_flags` and the trials' ends and announcements it depends on)
     verdict_due: datetime | None = None
-    #: the event count after the last event that may change :attr:`flags` (see
-    #: ``evolve``): what the flags' comparisons of a verdict's instant are dated by (A77)
+    #: the event count after the last event that may change :attr:`flags` or a Character's
+    #: data (``Player.data``, changed by its facts only; see ``evolve``): what the flags'
+    #: comparisons of a verdict's instant are dated by (A77), and the Little Mermaid's
+    #: index of her orders
     flags_count: int = 0
     live_cache: tuple[int, frozenset[str]] = (-1, frozenset())
     #: seat -> the character his public unmasking revealed (until a new mask, R8.1)

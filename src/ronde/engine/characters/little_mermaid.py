@@ -192,9 +192,13 @@ class LittleMermaid(ListedJokers):
 
     def _orders_to(self, g: GameState, seat: str) -> list[tuple[str, dict[str, Any]]]:
         """(Mermaid seat, order) of every order given to ``seat``."""
-        # (orders change by character facts only, which move ``board_count``: one index of
-        # them all, kept until the next, not a walk through every player per complaint)
-        index = g.memoized_board("mermaid_orders", lambda: _orders_by_target(g))
+        # (orders change by the Little Mermaid's facts only, which move ``flags_count``:
+        # one index of them all, kept until the next, not a walk through every player at
+        # each complaint)
+        hit = g.memo_cache.get("mermaid_orders")
+        if hit is None or hit[0] != g.flags_count:
+            hit = g.memo_cache["mermaid_orders"] = (g.flags_count, _orders_by_target(g))
+        index: dict[str, list[tuple[str, dict[str, Any]]]] = hit[1]
         return list(index.get(seat, ()))
 
     # -- the compelled complaint (R5.16.5, R7.10.5, A74) --------------------------------
