@@ -42,6 +42,8 @@ class SimResult:
     masked_by_day: dict[str, list[float]] = field(default_factory=dict)
     refused: int = 0
     actions: int = 0
+    #: the ``act`` callbacks given to the behaviours, by ``settle`` (see :func:`_recorder`)
+    recorders: dict[bool, Act] = field(default_factory=dict, repr=False, compare=False)
 
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
@@ -82,7 +84,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
                     res,
                     action="investigate",
                     player=rng.choice(suspects),
-                    **{"as": rng.choice(list(RONDE_IDS))},
+                    **{"as": rng.choice(RONDE_IDS)},
                 )
         for chorus_behaviour in CHORUS:
             chorus_behaviour(game, seat, at, rng, _recorder(game, res, settle=False))
@@ -110,7 +112,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         suspects = [p for p in v["masked_players"] if p != me and p not in known]
         if not suspects:
             return
-        supposed = rng.choice(sorted(targets))
+        supposed = rng.choice(v["targets"])  # (sorted, each once: ``sorted(targets)``)
         if supposed == "decorators":
             return
         _act_done(
@@ -129,12 +131,17 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
 def _recorder(game: Game, res: SimResult, *, settle: bool = True) -> Act:
     """The ``act`` callback of a behaviour; ``settle=False`` for the player behaviours
     (``ronde.bots``), which read all they use of a brief before acting on it, or fetch a
-    new one (:func:`_act_done`)."""
+    new one (:func:`_act_done`). Made once per game (kept in ``res``)."""
+    kept = res.recorders.get(settle)
+    if kept is not None and res.game is game:
+        return kept
     record = _act if settle else _act_done
 
     def act(verb: str, by: str, at: datetime, **args: Any) -> bool:
         return record(game, verb, by, at, res, **args)
 
+    if res.game is game:
+        res.recorders[settle] = act
     return act
 
 
