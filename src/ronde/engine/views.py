@@ -484,21 +484,38 @@ def _view(g: GameState, viewer: str) -> View:
 def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
     """The open (or unannounced) trials as bots need them, shared by every viewer (read
     them, do not change them): for each, who is involved (opener and complainants) and
-    the trial as it shows to one of them (``mine``) and to anyone else."""
+    the trial as it shows to one of them (``mine``) and to anyone else.
+
+    Each trial's row is kept (in a table of the game's, by number) with what it is made
+    of that changes: its number of complaints (a trial's complaints are only ever
+    appended, never changed), its status and its accused's pseudos; a new board (a
+    complaint in one trial) makes only that trial's row again."""
+    rows: dict[int, tuple[tuple[int, str, list[str]], tuple[frozenset[str], View, View]]]
+    rows = g.constant("brief_trial_rows", dict)  # (a table of rows, each checked as read)
     out = []
     for t in g.unsettled_trials():
-        if t.status != "open" and not (t.concluded and not t.announced):
+        status = t.status
+        if status != "open" and not (t.concluded and not t.announced):
             continue
-        involved = frozenset({t.opener, *[c.author for c in t.complaints]})
+        complaints = t.complaints
+        accused = [g.pseudo(s) for s in t.accused]
+        key = (len(complaints), status, accused)
+        hit = rows.get(t.number)
+        if hit is not None and hit[0] == key:
+            out.append(hit[1])
+            continue
+        involved = frozenset({t.opener, *[c.author for c in complaints]})
         shown = {
             "number": t.number,
-            "accused": [g.pseudo(s) for s in t.accused],
+            "accused": accused,
             "supposed": t.supposed,
             "mine": False,
-            "public_complaints": len([c for c in t.complaints if not c.anonymous]),
-            "open": t.status == "open",
+            "public_complaints": len([c for c in complaints if not c.anonymous]),
+            "open": status == "open",
         }
-        out.append((involved, {**shown, "mine": True}, shown))
+        row = (involved, {**shown, "mine": True}, shown)
+        rows[t.number] = (key, row)
+        out.append(row)
     return out
 
 
