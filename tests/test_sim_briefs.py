@@ -3,12 +3,16 @@
 Property: at every read of a brief during whole simulated games (each player's, and the
 game masters'), the brief handed to the bot (kept from an earlier read at the same
 state, its entries shared through the game's memos, its trials' rows kept from earlier
-boards) equals one built afresh, every memo bypassed, on the state as it is then.
+boards) equals one built afresh, every memo bypassed, on the state as it is then. And
+the briefs kept in a game (each holds its state) are dropped with the game: a simulated
+game is freed once its result is dropped, without the cycle collector.
 """
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
@@ -63,3 +67,20 @@ def test_every_brief_read_equals_one_built_afresh(seed: int, posts: float) -> No
     assert len(res.game.log) > 500  # a whole game
     assert len({seat for seat, _mine in reads}) == 29  # every player and the game masters
     assert sum(mine for _seat, mine in reads) > 50  # trials of his own among them
+
+
+def test_a_simulated_game_is_freed_once_dropped() -> None:
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()  # (freed by reference counts alone: no cycle keeps it)
+    try:
+        res = sim.play(28, random.Random(4))
+        game = weakref.ref(res.game)
+        assert res.game.state.memo_cache  # (its memos, kept while it lasts)
+        del res
+        assert game() is None
+        # nothing of it left for the cycle collector (a game kept by a cycle: thousands)
+        assert gc.collect() < 100
+    finally:
+        if enabled:
+            gc.enable()

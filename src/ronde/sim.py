@@ -27,7 +27,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import CAUSES_FR, RONDE_IDS, french_name
-from .engine.views import game_master_brief, player_brief, settle_briefs
+from .engine.views import drop_briefs, game_master_brief, player_brief, settle_briefs
 from .setup import draw
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
@@ -42,8 +42,6 @@ class SimResult:
     masked_by_day: dict[str, list[float]] = field(default_factory=dict)
     refused: int = 0
     actions: int = 0
-    #: the ``act`` callbacks given to the behaviours, by ``settle`` (see :func:`_recorder`)
-    recorders: dict[bool, Act] = field(default_factory=dict, repr=False, compare=False)
 
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
@@ -131,17 +129,12 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
 def _recorder(game: Game, res: SimResult, *, settle: bool = True) -> Act:
     """The ``act`` callback of a behaviour; ``settle=False`` for the player behaviours
     (``ronde.bots``), which read all they use of a brief before acting on it, or fetch a
-    new one (:func:`_act_done`). Made once per game (kept in ``res``)."""
-    kept = res.recorders.get(settle)
-    if kept is not None and res.game is game:
-        return kept
+    new one (:func:`_act_done`)."""
     record = _act if settle else _act_done
 
     def act(verb: str, by: str, at: datetime, **args: Any) -> bool:
         return record(game, verb, by, at, res, **args)
 
-    if res.game is game:
-        res.recorders[settle] = act
     return act
 
 
@@ -239,6 +232,7 @@ def play_cast(
     end = at_clock(start, 13, 23, 30)
     game.advance(end)
     _act(game, "end_game", "Mj", end, res)
+    drop_briefs(game.state)  # (no bot reads any more: the game is freed once dropped)
     return res
 
 

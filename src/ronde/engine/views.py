@@ -680,6 +680,13 @@ _UNMASKED_LATER: dict[str, Callable[[LazyView], Any]] = {
 }
 
 
+def drop_briefs(g: GameState) -> None:
+    """Forget the briefs kept in ``g`` (each holds the state it was made on: kept, they
+    keep a game that is done with alive until the cycle collector finds it)."""
+    for key in [k for k in g.memo_cache if k.startswith("brief:")]:
+        del g.memo_cache[key]
+
+
 def _player_brief(g: GameState, seat: str) -> LazyView:
     p = g.players[seat]
     day = g.day()
