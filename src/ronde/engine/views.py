@@ -26,6 +26,7 @@ from .unmasking import (
     before_verdicts,
     held_by,
     hidden_unmaskings,
+    pending_now,
     pending_verdicts,
     reading,
 )
@@ -259,6 +260,8 @@ def _chorus_view(g: GameState, seat: str) -> View:
 def chorus_available(g: GameState) -> list[str]:
     """The chorus's actions available now as its members see them (the ``available`` of
     :func:`chorus_view`), without the rest of that view: for bots."""
+    if not pending_now(g):  # (no verdict waits: the game reads as it is known)
+        return sorted(available(g))
     with before_verdicts(g):
         return sorted(available(g))
 
