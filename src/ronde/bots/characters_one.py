@@ -165,10 +165,10 @@ def diva(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> N
 # -- Revenant (R7.22) -------------------------------------------------------------------------
 def revenant(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     """The behaviours of the roles he was given."""
-    from . import POWERS
-
     if rng.random() < 0.7:
         return
+    from . import POWERS  # (an import statement costs: only on the turns that use it)
+
     # (what his character tells him: the ``me`` of his ``player_view``, less the rest)
     roles = private_brief(game.state, seat).get("given_roles", {})
     for role in roles:
