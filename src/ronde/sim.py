@@ -8,6 +8,7 @@ from a seeded generator (``--seed``) so runs are reproducible.
 
 from __future__ import annotations
 
+import functools
 import random
 import time as wallclock
 from collections import Counter, defaultdict
@@ -27,7 +28,7 @@ from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import CAUSES_FR, RONDE_IDS, french_name
-from .engine.views import game_master_brief, player_brief, settle_briefs
+from .engine.views import drop_briefs, game_master_brief, player_brief, settle_briefs
 from .setup import draw
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
@@ -82,7 +83,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
                     res,
                     action="investigate",
                     player=rng.choice(suspects),
-                    **{"as": rng.choice(list(RONDE_IDS))},
+                    **{"as": rng.choice(RONDE_IDS)},
                 )
         for chorus_behaviour in CHORUS:
             chorus_behaviour(game, seat, at, rng, _recorder(game, res, settle=False))
@@ -110,7 +111,7 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         suspects = [p for p in v["masked_players"] if p != me and p not in known]
         if not suspects:
             return
-        supposed = rng.choice(sorted(targets))
+        supposed = rng.choice(v["targets"])  # (sorted, each once: ``sorted(targets)``)
         if supposed == "decorators":
             return
         _act_done(
@@ -164,6 +165,13 @@ def _game_master_turn(
             _act_done(game, "transfigure", gm, at, res, player=name)
 
 
+@functools.lru_cache(maxsize=8)
+def _slot_times(start: date) -> tuple[tuple[datetime, ...], ...]:
+    """The instants of the :data:`SLOTS` of each day J1–J13 of a game started on
+    ``start`` (the same for every game started that day)."""
+    return tuple(tuple(at_clock(start, day, h, m) for h, m in SLOTS) for day in range(1, 14))
+
+
 def play(
     players: int, rng: random.Random, start: date = date(2026, 12, 1), *, posts: float = 0.0
 ) -> SimResult:
@@ -206,19 +214,19 @@ def play_cast(
     originals = {
         c: [s for s, p in game.state.players.items() if p.original == c] for c in characters
     }
-    for day in range(1, 14):
-        for i, (hour, minute) in enumerate(SLOTS):
-            at = at_clock(start, day, hour, minute)
+    draw, bot_turn = rng.random, _bot_turn
+    for day, slots in enumerate(_slot_times(start), 1):
+        for i, at in enumerate(slots):
             game.advance(at)
             _game_master_turn(game, day, at, rng, res, first=i == 0)
             if day >= 2:
                 rng.shuffle(order)
                 for seat in order:
-                    if rng.random() < 0.35:
-                        _bot_turn(game, seat, at, rng, res)
+                    if draw() < 0.35:
+                        bot_turn(game, seat, at, rng, res)
                 if i == 1:
                     for seat in order:
-                        if rng.random() < 0.7:
+                        if draw() < 0.7:
                             _act_done(game, "rehearse", game.state.pseudo(seat), at, res)
                 if posts:
                     _post(game, order, at, rng, res, posts)
@@ -232,6 +240,7 @@ def play_cast(
     end = at_clock(start, 13, 23, 30)
     game.advance(end)
     _act(game, "end_game", "Mj", end, res)
+    drop_briefs(game.state)  # (no bot reads any more: the game is freed once dropped)
     return res
 
 

@@ -74,7 +74,9 @@ def prompter(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) 
     elif brief["day"] >= 3 and rng.random() < 0.5:
         suspects = _suspects(brief)
         if suspects:
-            pending = _PENDING.setdefault(game, [])
+            pending = _PENDING.get(game)
+            if pending is None:  # (``setdefault`` would make a weak reference each time)
+                pending = _PENDING[game] = []
             if all(p != brief["pseudo"] for p, _ in pending):
                 pending.append((brief["pseudo"], rng.choice(suspects)))
 
@@ -119,7 +121,9 @@ def destiny(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -
 def decorators(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     """One to three decoration items a day, most days (he remembers his own sendings)."""
     brief = player_brief(game.state, seat)
-    sent = _SENT.setdefault(game, {})
+    sent = _SENT.get(game)
+    if sent is None:
+        sent = _SENT[game] = {}
     if sent.get(seat) != brief["day"] and rng.random() < 0.9:
         items = [rng.choice(DECORATIONS) for _ in range(rng.randint(1, 3))]
         if act("send_items", brief["pseudo"], at, to="Mj", items=items):
@@ -161,10 +165,10 @@ def diva(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> N
 # -- Revenant (R7.22) -------------------------------------------------------------------------
 def revenant(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     """The behaviours of the roles he was given."""
-    from . import POWERS
-
     if rng.random() < 0.7:
         return
+    from . import POWERS  # (an import statement costs: only on the turns that use it)
+
     # (what his character tells him: the ``me`` of his ``player_view``, less the rest)
     roles = private_brief(game.state, seat).get("given_roles", {})
     for role in roles:

@@ -239,7 +239,7 @@ def chorus(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) ->
             at,
             action=action,
             player=rng.choice(suspects),
-            **{"as": rng.choice(list(RONDE_IDS))},
+            **{"as": rng.choice(RONDE_IDS)},
         )
 
 

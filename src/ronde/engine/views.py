@@ -26,6 +26,7 @@ from .unmasking import (
     before_verdicts,
     held_by,
     hidden_unmaskings,
+    pending_now,
     pending_verdicts,
     reading,
 )
@@ -259,6 +260,8 @@ def _chorus_view(g: GameState, seat: str) -> View:
 def chorus_available(g: GameState) -> list[str]:
     """The chorus's actions available now as its members see them (the ``available`` of
     :func:`chorus_view`), without the rest of that view: for bots."""
+    if not pending_now(g):  # (no verdict waits: the game reads as it is known)
+        return sorted(available(g))
     with before_verdicts(g):
         return sorted(available(g))
 
@@ -484,21 +487,38 @@ def _view(g: GameState, viewer: str) -> View:
 def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
     """The open (or unannounced) trials as bots need them, shared by every viewer (read
     them, do not change them): for each, who is involved (opener and complainants) and
-    the trial as it shows to one of them (``mine``) and to anyone else."""
+    the trial as it shows to one of them (``mine``) and to anyone else.
+
+    Each trial's row is kept (in a table of the game's, by number) with what it is made
+    of that changes: its number of complaints (a trial's complaints are only ever
+    appended, never changed), its status and its accused's pseudos; a new board (a
+    complaint in one trial) makes only that trial's row again."""
+    rows: dict[int, tuple[tuple[int, str, list[str]], tuple[frozenset[str], View, View]]]
+    rows = g.constant("brief_trial_rows", dict)  # (a table of rows, each checked as read)
     out = []
     for t in g.unsettled_trials():
-        if t.status != "open" and not (t.concluded and not t.announced):
+        status = t.status
+        if status != "open" and not (t.concluded and not t.announced):
             continue
-        involved = frozenset({t.opener, *[c.author for c in t.complaints]})
+        complaints = t.complaints
+        accused = [g.pseudo(s) for s in t.accused]
+        key = (len(complaints), status, accused)
+        hit = rows.get(t.number)
+        if hit is not None and hit[0] == key:
+            out.append(hit[1])
+            continue
+        involved = frozenset({t.opener, *[c.author for c in complaints]})
         shown = {
             "number": t.number,
-            "accused": [g.pseudo(s) for s in t.accused],
+            "accused": accused,
             "supposed": t.supposed,
             "mine": False,
-            "public_complaints": len([c for c in t.complaints if not c.anonymous]),
-            "open": t.status == "open",
+            "public_complaints": len([c for c in complaints if not c.anonymous]),
+            "open": status == "open",
         }
-        out.append((involved, {**shown, "mine": True}, shown))
+        row = (involved, {**shown, "mine": True}, shown)
+        rows[t.number] = (key, row)
+        out.append(row)
     return out
 
 
@@ -508,12 +528,15 @@ class LazyView(dict[str, Any]):
     ``RuntimeError``: :meth:`settle` it before acting if it is read again afterwards).
     Reading, iterating or comparing it as a whole settles it first."""
 
-    __slots__ = ("_clock", "_count", "_g", "_later")
+    __slots__ = ("_clock", "_count", "_g", "_later", "_seat")
     _g: GameState
     _count: int
     _clock: datetime | None
-    #: the entries not computed yet: name -> how to compute it
-    _later: dict[str, Callable[[], Any]]
+    #: the viewer's seat (``""`` for the game masters)
+    _seat: str
+    #: the entries not computed yet: name -> how to compute it from the view (its
+    #: ``_g`` and ``_seat``; module functions shared by every view, not closures)
+    _later: dict[str, Callable[[LazyView], Any]]
 
     def __missing__(self, key: str) -> Any:
         compute = self._later.pop(key, None)
@@ -521,7 +544,7 @@ class LazyView(dict[str, Any]):
             raise KeyError(key)
         if self._g.event_count != self._count or self._g.clock != self._clock:
             raise RuntimeError(f"vue lue après un changement de la partie : « {key} »")
-        value = self[key] = compute()
+        value = self[key] = compute(self)
         return value
 
     def fresh(self) -> bool:
@@ -600,57 +623,106 @@ def settle_briefs(g: GameState, name: str) -> None:
             brief.settle()
 
 
+def _brief_open_trials(v: LazyView) -> list[View]:
+    g, seat = v._g, v._seat
+    return [
+        mine if seat in involved else other
+        for involved, mine, other in g.memoized_board("brief_trials", lambda: _brief_trials(g))
+    ]
+
+
+def _brief_known(v: LazyView) -> dict[str, str]:
+    g = v._g
+    public: dict[str, str] = g.memoized_board(
+        "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
+    )
+    learned = g.players[v._seat].learned
+    if not learned:
+        return public  # (shared: read it, do not change it)
+    return public | {g.pseudo(o): c for o, c in learned.items()}
+
+
+def _brief_masked_players(v: LazyView) -> list[str]:
+    g = v._g
+    pseudos: list[str] = g.memoized_board(
+        "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
+    )
+    return pseudos
+
+
+def _brief_targets(v: LazyView) -> list[str]:
+    p = v._g.players[v._seat]
+    return sorted(legal_targets(v._g, p, anonymous=p.new_extra))
+
+
+def _brief_anonymous_right(v: LazyView) -> str | None:
+    # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
+    return anonymous_right(v._g, v._g.players[v._seat], opening=False)
+
+
+def _brief_told(v: LazyView) -> frozenset[str]:
+    # what the game masters told him privately, by kind (e.g. "monstrous")
+    return frozenset(v._g.told_kinds.get(v._seat, ()))
+
+
+#: the lazy entries of a masked player's brief, and of an unmasked one's (copied into
+#: each brief, which pops them as they are computed)
+_MASKED_LATER: dict[str, Callable[[LazyView], Any]] = {
+    "open_trials": _brief_open_trials,
+    "known": _brief_known,
+    "masked_players": _brief_masked_players,
+    # (read only when he can act: most of his turns, not all)
+    "targets": _brief_targets,
+    "anonymous_right": _brief_anonymous_right,
+}
+_UNMASKED_LATER: dict[str, Callable[[LazyView], Any]] = {
+    "open_trials": _brief_open_trials,
+    "known": _brief_known,
+    "masked_players": _brief_masked_players,
+    "told": _brief_told,
+}
+
+
+def drop_briefs(g: GameState) -> None:
+    """Forget the briefs kept in ``g`` (each holds the state it was made on: kept, they
+    keep a game that is done with alive until the cycle collector finds it)."""
+    for key in [k for k in g.memo_cache if k.startswith("brief:")]:
+        del g.memo_cache[key]
+
+
 def _player_brief(g: GameState, seat: str) -> LazyView:
     p = g.players[seat]
     day = g.day()
-    masked = p.masked
-
-    def open_trials() -> list[View]:
-        return [
-            mine if seat in involved else other
-            for involved, mine, other in g.memoized_board("brief_trials", lambda: _brief_trials(g))
-        ]
-
-    def known() -> dict[str, str]:
-        public: dict[str, str] = g.memoized_board(
-            "brief_known", lambda: {g.pseudo(s): c for s, c in public_identities(g).items()}
+    if p.masked:  # (what a masked bot reads on nearly every turn: computed at once)
+        brief = LazyView(
+            pseudo=p.pseudo,
+            masked=True,
+            character=p.character,
+            new_extra=p.new_extra,
+            chorus=False,
+            day=day,
+            told=frozenset(g.told_kinds.get(seat, ())),
+            can_act=(
+                p.unofficial is None
+                and seat not in g.asleep.get(day, ())
+                and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
+            ),
         )
-        if not p.learned:
-            return public  # (shared: read it, do not change it)
-        return public | {g.pseudo(o): c for o, c in p.learned.items()}
-
-    brief = LazyView(
-        pseudo=p.pseudo,
-        masked=masked,
-        character=p.character if masked else None,
-        new_extra=p.new_extra,
-        chorus=(not masked) and p.alive,
-        day=day,
-    )
-    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
-    later: dict[str, Callable[[], Any]] = {
-        "open_trials": open_trials,
-        "known": known,
-        "masked_players": lambda: g.memoized_board(
-            "masked_pseudos", lambda: sorted([q.pseudo for q in g.players.values() if q.masked])
-        ),
-    }
-    # what the game masters told him privately, by kind (e.g. "monstrous")
-    told = g.told_kinds.get(seat, ())
-    if masked:  # (what a masked bot reads on nearly every turn: computed at once)
-        brief["told"] = frozenset(told)
-        brief["can_act"] = (
-            p.unofficial is None
-            and seat not in g.asleep.get(day, ())
-            and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
-        )
-        brief["targets"] = sorted(legal_targets(g, p, anonymous=p.new_extra))
-        # his own anonymous right now (Halus, Pinocchio, a Polichinelle gift ...), if any
-        later["anonymous_right"] = lambda: anonymous_right(g, p, opening=False)
+        brief._later = _MASKED_LATER.copy()
     else:  # (none of these once unmasked)
-        brief.update(targets=[], can_act=False, anonymous_right=None)
-        later["told"] = lambda: frozenset(told)
-    brief._later = later
+        brief = LazyView(
+            pseudo=p.pseudo,
+            masked=False,
+            character=None,
+            new_extra=p.new_extra,
+            chorus=p.alive,
+            day=day,
+            targets=[],
+            can_act=False,
+            anonymous_right=None,
+        )
+        brief._later = _UNMASKED_LATER.copy()
+    brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, seat
     return brief
 
 
@@ -674,6 +746,35 @@ def game_master_brief(g: GameState) -> View:
     return brief
 
 
+def _gm_constraint_today(v: LazyView) -> list[str]:
+    g, day = v._g, v["day"]
+    return [
+        p.pseudo
+        for seat, p in g.players.items()
+        if p.masked
+        and (span := constraint_range(g, p)) is not None
+        and span[0] <= day <= span[1]
+        and not covered(g, seat, day)
+    ]
+
+
+def _gm_extra_vacancies(v: LazyView) -> int:
+    g = v._g
+    return g.n_extras - len([p for p in g.players.values() if p.masked and p.character == "extra"])
+
+
+def _gm_chorus(v: LazyView) -> list[str]:
+    g = v._g
+    return sorted([g.pseudo(s) for s in g.chorus()])
+
+
+_GAME_MASTER_LATER: dict[str, Callable[[LazyView], Any]] = {
+    "constraint_today": _gm_constraint_today,
+    "extra_vacancies": _gm_extra_vacancies,
+    "chorus": _gm_chorus,
+}
+
+
 def _game_master_brief(g: GameState) -> LazyView:
     day = g.day()
     brief = LazyView(
@@ -681,19 +782,6 @@ def _game_master_brief(g: GameState) -> LazyView:
         to_announce=[t.number for t in g.trials if t.concluded and not t.announced],
         theme_set=day in g.themes,
     )
-    brief._g, brief._count, brief._clock = g, g.event_count, g.clock
-    brief._later = {
-        "constraint_today": lambda: [
-            p.pseudo
-            for seat, p in g.players.items()
-            if p.masked
-            and (span := constraint_range(g, p)) is not None
-            and span[0] <= day <= span[1]
-            and not covered(g, seat, day)
-        ],
-        "extra_vacancies": lambda: (
-            g.n_extras - len([p for p in g.players.values() if p.masked and p.character == "extra"])
-        ),
-        "chorus": lambda: sorted([g.pseudo(s) for s in g.chorus()]),
-    }
+    brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, ""
+    brief._later = _GAME_MASTER_LATER.copy()
     return brief
