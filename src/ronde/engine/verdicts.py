@@ -281,17 +281,13 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} n'a pas de verdict à annoncer.")
     if t.announced:
         raise RuleViolation("not_allowed", f"Le Procès n°{t.number} est déjà annoncé.")
-    for earlier in g.trials:
+    for earlier in g.unsettled_trials():
         # a verdict that unmasked one of its accused before it is announced first: this
         # one would otherwise tell it (JUST without an unmasking, A77)
+        if earlier is t or not earlier.concluded or earlier.announced:
+            continue
         fallen = set(earlier.flags.get("unmasked", ())) & set(t.accused)
-        if (
-            earlier is not t
-            and earlier.concluded
-            and not earlier.announced
-            and fallen
-            and earlier.ended_at <= t.ended_at  # type: ignore[operator]
-        ):
+        if fallen and earlier.ended_at <= t.ended_at:  # type: ignore[operator]
             raise RuleViolation(
                 "not_allowed",
                 f"Annoncez d'abord le verdict du Procès n°{earlier.number}, qui a démasqué "
@@ -303,8 +299,9 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
     falls = [(s, hidden[s]) for s in t.flags.get("unmasked", ()) if s in hidden]
     for seat, character in falls:
         announce_unmasking(ctx, seat, character, "trial", t)
+    moot = f"{MOOT}{t.number}"
     for other in g.trials:  # (ended moot by it under an earlier version of the rules)
-        if other.reason == f"{MOOT}{t.number}":
+        if other.reason == moot:
             _announce_end(ctx, other, other.status)
     # what other rules make of his fall, held until now (A77): the trials still open
     # against him end (A17), third parties react
