@@ -109,7 +109,8 @@ def _kill(game: Game, character: str) -> None:
     for seat in g.holders[character]:
         g.players[seat].masked = False
         g.players[seat].character = None
-    g.event_count += 1
+    g.event_count += 1  # (as an event that changes masks would: the board moves)
+    g.board_count = g.event_count
 
 
 def test_r2_13_worked_example() -> None:
@@ -124,6 +125,7 @@ def test_r2_13_worked_example() -> None:
     assert forward(g, s[3], 6) == [s[5], s[8], s[9], s[10], s[11], s[12]]
     g.extra_unmaskings = 4  # more than half of the 6 Extras: the boost (R2.8, A6)
     g.event_count += 1
+    g.board_count = g.event_count
     assert boost_on(g) and window(g) == 7
     assert forward(g, s[3], window(g)) == [s[5], s[8], s[9], s[10], s[11], s[12], s[13]]
     for c in s[6:]:
