@@ -101,6 +101,12 @@ def test_a_brief_read_while_a_verdict_waits_is_the_game_as_players_know_it(
             view = views.player_view(g, seat)
             me = view["me"]
             assert brief["masked"] == me["masked"]
+            # what he was told: his private messages but those a waiting verdict holds
+            assert brief["told"] == {
+                kind
+                for _at, to, kind, _text, data, public in g.messages
+                if not public and seat in to and not views._held(g, data)
+            }
             assert brief["known"] == view["known"]
             if brief["masked"]:
                 if not brief["new_extra"]:  # (a new Extra's targets: his anonymous ones)

@@ -707,15 +707,34 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
                 brief._later.pop("targets")
                 with revived(g, hidden_unmaskings(g).values()):
                     brief["targets"] = _brief_targets(brief)
-            told = {
-                kind
-                for _at, to, kind, _text, data, public in g.messages
-                if not public and seat in to and not _held(g, data)
-            }
             brief._later.pop("told", None)
-            brief["told"] = frozenset(told)
+            brief["told"] = _told(g, seat)
             brief.settle()
     return brief
+
+
+def _told(g: GameState, seat: str) -> frozenset[str]:
+    """The kinds of the private messages ``seat`` was sent, but those a verdict's
+    consequences sent that wait for its announcement (A77): such messages are sent from
+    the instant of a waiting verdict on, so only the last ones are looked at, unless
+    one of them is his."""
+    kinds = g.told_kinds.get(seat, ())
+    if not kinds:
+        return frozenset()
+    ends = [g.trials[n - 1].ended_at for n in pending_verdicts(g)]
+    since = min((e for e in ends if e is not None), default=None) if None not in ends else None
+    for at, to, _kind, _text, data, public in reversed(g.messages):
+        if since is not None and at < since:
+            return frozenset(kinds)  # (none of his held)
+        if not public and seat in to and _held(g, data):
+            break
+    else:
+        return frozenset(kinds)
+    return frozenset(
+        kind
+        for _at, to, kind, _text, data, public in g.messages
+        if not public and seat in to and not _held(g, data)
+    )
 
 
 def _brief_of(g: GameState, seat: str, *, awaiting: bool) -> LazyView:
