@@ -21,7 +21,7 @@ import pytest
 
 from ronde import sim
 from ronde.bots import characters_one, characters_two
-from ronde.engine import views
+from ronde.engine import unmasking, views
 from ronde.engine.state import GameState
 
 
@@ -84,3 +84,45 @@ def test_a_simulated_game_is_freed_once_dropped() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize(("seed", "posts"), [(0, 0.0), (5, 0.65)])
+def test_a_brief_read_while_a_verdict_waits_is_the_game_as_players_know_it(
+    seed: int, posts: float
+) -> None:
+    """A77: what a bot reads of his brief while a verdict waits for its announcement is
+    what his :func:`~ronde.engine.views.player_view` shows (never the verdict's effects)."""
+    compared: list[str] = []
+    player_brief = views.player_brief
+
+    def checked(g: GameState, seat: str) -> views.View:
+        brief = player_brief(g, seat)
+        if unmasking.pending_now(g):
+            view = views.player_view(g, seat)
+            me = view["me"]
+            assert brief["masked"] == me["masked"]
+            # what he was told: his private messages but those a waiting verdict holds
+            assert brief["told"] == {
+                kind
+                for _at, to, kind, _text, data, public in g.messages
+                if not public and seat in to and not views._held(g, data)
+            }
+            assert brief["known"] == view["known"]
+            if brief["masked"]:
+                if not brief["new_extra"]:  # (a new Extra's targets: his anonymous ones)
+                    assert brief["targets"] == view["targets"]
+                if not me["asleep_today"]:
+                    assert brief["can_act"] == view["quota"]["can_act"]
+            shown = {t["number"]: t["status"] == "open" for t in view["trials"]}
+            for t in brief["open_trials"]:
+                assert t["open"] == shown[t["number"]]
+            compared.append(seat)
+        return brief
+
+    with (
+        mock.patch.object(sim, "player_brief", checked),
+        mock.patch.object(characters_one, "player_brief", checked),
+        mock.patch.object(characters_two, "player_brief", checked),
+    ):
+        sim.play(28, random.Random(seed), posts=posts)
+    assert len(compared) > 30  # read while verdicts waited

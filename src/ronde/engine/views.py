@@ -498,8 +498,12 @@ def _brief_trials(g: GameState) -> list[tuple[frozenset[str], View, View]]:
     out = []
     for t in g.unsettled_trials():
         status = t.status
-        if status != "open" and not (t.concluded and not t.announced):
+        # ended by a verdict not yet public: open as players know it (R4.8, A77)
+        held = status != "open" and held_by(g, t) is not None
+        if status != "open" and not held and not (t.concluded and not t.announced):
             continue
+        if held:
+            status = "open"
         complaints = t.complaints
         accused = [g.pseudo(s) for s in t.accused]
         key = (len(complaints), status, accused)
@@ -691,6 +695,49 @@ def drop_briefs(g: GameState) -> None:
 
 
 def _player_brief(g: GameState, seat: str) -> LazyView:
+    if not pending_now(g):  # (the game reads as it is known)
+        return _brief_of(g, seat, awaiting=False)
+    # a verdict waits for its announcement: the brief is the game as players know it
+    # (A77, as :func:`player_view`), computed at once
+    with reading():
+        awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+        with before_verdicts(g):
+            brief = _brief_of(g, seat, awaiting=awaiting)
+            if "targets" in brief._later:
+                brief._later.pop("targets")
+                with revived(g, hidden_unmaskings(g).values()):
+                    brief["targets"] = _brief_targets(brief)
+            brief._later.pop("told", None)
+            brief["told"] = _told(g, seat)
+            brief.settle()
+    return brief
+
+
+def _told(g: GameState, seat: str) -> frozenset[str]:
+    """The kinds of the private messages ``seat`` was sent, but those a verdict's
+    consequences sent that wait for its announcement (A77): such messages are sent from
+    the instant of a waiting verdict on, so only the last ones are looked at, unless
+    one of them is his."""
+    kinds = g.told_kinds.get(seat, ())
+    if not kinds:
+        return frozenset()
+    ends = [g.trials[n - 1].ended_at for n in pending_verdicts(g)]
+    since = min((e for e in ends if e is not None), default=None) if None not in ends else None
+    for at, to, _kind, _text, data, public in reversed(g.messages):
+        if since is not None and at < since:
+            return frozenset(kinds)  # (none of his held)
+        if not public and seat in to and _held(g, data):
+            break
+    else:
+        return frozenset(kinds)
+    return frozenset(
+        kind
+        for _at, to, kind, _text, data, public in g.messages
+        if not public and seat in to and not _held(g, data)
+    )
+
+
+def _brief_of(g: GameState, seat: str, *, awaiting: bool) -> LazyView:
     p = g.players[seat]
     day = g.day()
     if p.masked:  # (what a masked bot reads on nearly every turn: computed at once)
@@ -704,6 +751,7 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
             told=frozenset(g.told_kinds.get(seat, ())),
             can_act=(
                 p.unofficial is None
+                and not awaiting
                 and seat not in g.asleep.get(day, ())
                 and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
             ),
@@ -728,7 +776,15 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
 
 def private_brief(g: GameState, seat: str) -> View:
     """What the player at ``seat`` knows through his character (the ``private_view`` part
-    of :func:`player_view`'s ``me``), without the rest of the view: for bots."""
+    of :func:`player_view`'s ``me``), without the rest of the view: for bots (as players
+    know the game while a verdict waits for its announcement, A77)."""
+    if pending_now(g):
+        with reading(), before_verdicts(g):
+            return _private_brief(g, seat)
+    return _private_brief(g, seat)
+
+
+def _private_brief(g: GameState, seat: str) -> View:
     p = g.players[seat]
     if not p.masked or g.days_closed < 1:
         return {}
