@@ -91,22 +91,28 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
     if "monstrous" in v["told"] and at.astimezone(PARIS).hour >= 21 and rng.random() < 0.3:
         # the monstrous Character's one Joker (an item worth at least 5, R7.17.3)
         _act(game, "use_joker", me, at, res, items=["item_pet_cat"], kind="monstrous")
-    if not v["can_act"] or not v["targets"]:
+    if not v["can_act"]:
         return
-    targets = set(v["targets"])
-    joinable = [
-        t
-        for t in v["open_trials"]
-        if t["open"] and not t["mine"] and t["supposed"] in targets and me not in t["accused"]
-    ]
+    # he joins a trial he may join (55 %), else opens one (12 %): drawn first, so that
+    # a turn with neither reads no more of his brief
+    join, opening = rng.random() < 0.55, rng.random() < 0.12
+    if not (join or opening) or not v["targets"]:
+        return
     # a new Extra only acts anonymously; others use an anonymous right they hold
     # (Halus's period, Pinocchio's daily one, a Polichinelle gift) half the time
     anonymous = bool(v["new_extra"]) or (bool(v["anonymous_right"]) and rng.random() < 0.5)
-    if joinable and rng.random() < 0.55:
-        t = max(joinable, key=lambda t: t["public_complaints"] + rng.random())
-        _act_done(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)
-        return
-    if rng.random() < 0.12:
+    if join:
+        targets = set(v["targets"])
+        joinable = [
+            t
+            for t in v["open_trials"]
+            if t["open"] and not t["mine"] and t["supposed"] in targets and me not in t["accused"]
+        ]
+        if joinable:
+            t = max(joinable, key=lambda t: t["public_complaints"] + rng.random())
+            _act_done(game, "complain", me, at, res, trial=t["number"], anonymous=anonymous)
+            return
+    if opening:
         known = v["known"]
         suspects = [p for p in v["masked_players"] if p != me and p not in known]
         if not suspects:
