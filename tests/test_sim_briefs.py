@@ -23,6 +23,7 @@ from ronde import sim
 from ronde.bots import characters_one, characters_two
 from ronde.engine import unmasking, views
 from ronde.engine.state import GameState
+from ronde.engine.trials import anonymous_right
 
 
 def _fresh(build: Callable[[], views.LazyView]) -> dict[str, Any]:
@@ -113,6 +114,12 @@ def test_a_brief_read_while_a_verdict_waits_is_the_game_as_players_know_it(
                     assert brief["targets"] == view["targets"]
                 if not me["asleep_today"]:
                     assert brief["can_act"] == view["quota"]["can_act"]
+            with unmasking.reading(), unmasking.before_verdicts(g):  # (the game as known)
+                masked = sorted(q.pseudo for q in g.players.values() if q.masked)
+                right = anonymous_right(g, g.players[seat], opening=False)
+            assert brief["masked_players"] == masked
+            if brief["masked"]:
+                assert brief["anonymous_right"] == right
             shown = {t["number"]: t["status"] == "open" for t in view["trials"]}
             for t in brief["open_trials"]:
                 assert t["open"] == shown[t["number"]]

@@ -532,12 +532,15 @@ class LazyView(dict[str, Any]):
     ``RuntimeError``: :meth:`settle` it before acting if it is read again afterwards).
     Reading, iterating or comparing it as a whole settles it first."""
 
-    __slots__ = ("_clock", "_count", "_g", "_later", "_seat")
+    __slots__ = ("_clock", "_count", "_g", "_known", "_later", "_seat")
     _g: GameState
     _count: int
     _clock: datetime | None
     #: the viewer's seat (``""`` for the game masters)
     _seat: str
+    #: whether its entries read the game as players know it (A77: made while a verdict
+    #: waits for its announcement; each entry is then computed within the what-if)
+    _known: bool
     #: the entries not computed yet: name -> how to compute it from the view (its
     #: ``_g`` and ``_seat``; module functions shared by every view, not closures)
     _later: dict[str, Callable[[LazyView], Any]]
@@ -548,6 +551,10 @@ class LazyView(dict[str, Any]):
             raise KeyError(key)
         if self._g.event_count != self._count or self._g.clock != self._clock:
             raise RuntimeError(f"vue lue après un changement de la partie : « {key} »")
+        if self._known:
+            with reading(), before_verdicts(self._g):
+                value = self[key] = compute(self)
+            return value
         value = self[key] = compute(self)
         return value
 
@@ -698,19 +705,24 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
     if not pending_now(g):  # (the game reads as it is known)
         return _brief_of(g, seat, awaiting=False)
     # a verdict waits for its announcement: the brief is the game as players know it
-    # (A77, as :func:`player_view`), computed at once
+    # (A77, as :func:`player_view`): what it holds at once is computed so, and each
+    # other entry, when read, within the same what-if (``LazyView._known``)
     with reading():
         awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
         with before_verdicts(g):
             brief = _brief_of(g, seat, awaiting=awaiting)
-            if "targets" in brief._later:
-                brief._later.pop("targets")
-                with revived(g, hidden_unmaskings(g).values()):
-                    brief["targets"] = _brief_targets(brief)
-            brief._later.pop("told", None)
-            brief["told"] = _told(g, seat)
-            brief.settle()
+    brief._known = True
+    if "targets" in brief._later:
+        brief._later["targets"] = _brief_targets_known
+    brief._later.pop("told", None)
+    brief["told"] = _told(g, seat)
     return brief
+
+
+def _brief_targets_known(v: LazyView) -> list[str]:
+    # (as the player's view: the slots a waiting verdict freed still live, R4.8)
+    with revived(v._g, hidden_unmaskings(v._g).values()):
+        return _brief_targets(v)
 
 
 def _told(g: GameState, seat: str) -> frozenset[str]:
@@ -771,6 +783,7 @@ def _brief_of(g: GameState, seat: str, *, awaiting: bool) -> LazyView:
         )
         brief._later = _UNMASKED_LATER.copy()
     brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, seat
+    brief._known = False
     return brief
 
 
@@ -839,5 +852,6 @@ def _game_master_brief(g: GameState) -> LazyView:
         theme_set=day in g.themes,
     )
     brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, ""
+    brief._known = False  # (the game masters read the game as it is)
     brief._later = _GAME_MASTER_LATER.copy()
     return brief
