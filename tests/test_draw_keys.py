@@ -164,6 +164,7 @@ def test_an_argument_name_that_is_not_text_is_refused_and_spoils_no_later_draw()
     accepted to make every identical-day count of the commands after it fail."""
     game, drawn = _game_that_draws()
     ana = next(iter(game.state.players))
+    game.advance(at("J2 09:00"))  # (the timers due before it)
     start = len(game.log)
     with pytest.raises(RuleViolation) as refused:
         game.execute(Command("draw", ana, at("J2 10:00"), {1: "x", "n": 1}))
