@@ -6,9 +6,12 @@ command."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ronde.engine.commands import Command
 from ronde.engine.context import Context
@@ -77,3 +80,95 @@ def test_a_command_that_does_not_draw_is_counted_among_identical_ones() -> None:
         _expected(ana, 2, {"n": 7}, 2),
         _expected(ana, 2, {"n": 7}, 4),
     ]
+
+
+_BEHAVIOURS = ("draw", "quiet", "refuse", "draw_refuse", "draw_twice")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    grace=st.sampled_from(["midnight", "grace_30"]),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from([1, 7, 25, 40, 300, 710]),  # minutes after the previous one
+            st.sampled_from(["Ana", "ana", "Bob", "Mj"]),  # (a pseudo in any case: one key)
+            st.integers(1, 2),  # the argument (identical commands when equal)
+            st.sampled_from(_BEHAVIOURS),
+        ),
+        min_size=1,
+        max_size=14,
+    ),
+)
+def test_the_keys_are_those_counted_at_each_command(grace: str, steps: list[Any]) -> None:
+    """Property (the keys as they were made before issue 14, eagerly): whatever the order
+    of commands that draw, draw nothing, are refused before or after drawing, by players
+    or a game master, across days (A9 ``grace_N``: a command just after midnight counts
+    for the day before), each draw's key is ``command_key`` and the number of identical
+    commands accepted before it on its counting day, counted when it was executed."""
+    game = small_game({"A9": grace})
+    assert {"Ana", "Bob"} <= set(game.state.players)
+    plan: list[str] = []
+    drawn: list[tuple[str, float]] = []
+
+    def handler(ctx: Context, cmd: Command, actor: str) -> None:
+        behaviour = plan.pop()
+        if behaviour == "refuse":
+            raise RuleViolation("not_allowed", "Refusé.")
+        if behaviour == "quiet":
+            return
+        for _ in range(2 if behaviour == "draw_twice" else 1):
+            value = ctx.rng("x").random()
+            assert isinstance(ctx.key, str)
+            drawn.append((ctx.key, value))
+        if behaviour == "draw_refuse":
+            raise RuleViolation("not_allowed", "Refusé après le tirage.")
+
+    game._actions = {"draw": ("player", handler), "gm_draw": ("game_master", handler)}
+    # the keys as counted before (``Game.execute`` of 8781e50): a count per key and day
+    seen_day: int | None = None
+    seen: dict[str, int] = {}
+    expected: list[tuple[str, int]] = []
+    when = at("J2 10:00")
+    for gap, by, n, behaviour in steps:
+        when += timedelta(minutes=gap)
+        action = "gm_draw" if by == "Mj" else "draw"
+        cmd = Command(action, by, when, {"n": n})
+        day = game.state.day(when)
+        if seen_day != day:
+            seen_day, seen = day, {}
+        key = command_key(cmd, day)
+        occurrence = seen.get(key, 0)
+        plan.append(behaviour)
+        try:
+            game.execute(cmd)
+        except RuleViolation:
+            pass
+        else:
+            seen[key] = occurrence + 1
+        if behaviour in ("draw", "draw_refuse"):
+            expected.append((f"{key}#{occurrence}", 0))
+        elif behaviour == "draw_twice":
+            expected += [(f"{key}#{occurrence}", 0), (f"{key}#{occurrence}", 1)]
+    seed = game.state.seed
+    assert [k for k, _ in drawn] == [k for k, _ in expected]
+    assert [v for _, v in drawn] == [
+        random.Random(f"{seed}|{k}|x|{i}").random() for k, i in expected
+    ]
+
+
+def test_an_argument_name_that_is_not_text_is_refused_and_spoils_no_later_draw() -> None:
+    """Before issue 14 every command's key was made first: arguments named by a number
+    and a text together (their names cannot be ordered) stopped the command before
+    anything was recorded. Now that a key is made only when a command draws, such a
+    command must still be refused at once (``invalid_argument``, nothing recorded), not
+    accepted to make every identical-day count of the commands after it fail."""
+    game, drawn = _game_that_draws()
+    ana = next(iter(game.state.players))
+    game.advance(at("J2 09:00"))  # (the timers due before it)
+    start = len(game.log)
+    with pytest.raises(RuleViolation) as refused:
+        game.execute(Command("draw", ana, at("J2 10:00"), {1: "x", "n": 1}))
+    assert refused.value.code == "invalid_argument"
+    assert len(game.log) == start
+    game.act("draw", ana, at("J2 10:01"), n=1)  # (draws: counts the commands before it)
+    assert [k for k, _ in drawn] == [_expected(ana, 2, {"n": 1}, 0)]

@@ -585,6 +585,11 @@ class Game:
         if entry is None:
             raise RuleViolation("invalid_argument", f"Action inconnue : {cmd.action}.")
         who, handler = entry
+        for name in cmd.args:
+            if type(name) is not str:
+                # (its key, made only if it draws, or when a later identical-day command
+                # draws, needs names that order: refused here, nothing recorded)
+                raise RuleViolation("invalid_argument", f"Nom d'argument illisible : {name!r}.")
         day = g.day(cmd.at)
         if self._seen_day != day:
             self._seen_day, self._seen = day, []
