@@ -75,9 +75,11 @@ def _best(fn: Callable[[], object], repeat: int = 7) -> float:
 
 
 def _pair(
-    fn: Callable[[], object], base: Callable[[], object], rounds: int = 7
+    fn: Callable[[], object], base: Callable[[], object], rounds: int = 41
 ) -> tuple[float, float]:
-    """Best times of ``fn`` and ``base``, run in turn (the machine's drift hits both)."""
+    """Best times of ``fn`` and ``base``, run in turn, one run each at a time (the
+    machine's drift hits both; this shared machine slows down in bursts of seconds,
+    so many short turns, each a few milliseconds)."""
     a = b = float("inf")
     for _ in range(rounds):
         a = min(a, _best(fn, 1))
