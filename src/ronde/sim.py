@@ -220,7 +220,6 @@ def play_cast(
     originals = {
         c: [s for s, p in game.state.players.items() if p.original == c] for c in characters
     }
-    draw, bot_turn = rng.random, _bot_turn
     for day, slots in enumerate(_slot_times(start), 1):
         for i, at in enumerate(slots):
             game.advance(at)
@@ -228,11 +227,11 @@ def play_cast(
             if day >= 2:
                 rng.shuffle(order)
                 for seat in order:
-                    if draw() < 0.35:
-                        bot_turn(game, seat, at, rng, res)
+                    if rng.random() < 0.35:
+                        _bot_turn(game, seat, at, rng, res)
                 if i == 1:
                     for seat in order:
-                        if draw() < 0.7:
+                        if rng.random() < 0.7:
                             _act_done(game, "rehearse", game.state.pseudo(seat), at, res)
                 if posts:
                     _post(game, order, at, rng, res, posts)

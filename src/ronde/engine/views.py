@@ -558,6 +558,16 @@ class LazyView(dict[str, Any]):
         value = self[key] = compute(self)
         return value
 
+    def made_on(
+        self, g: GameState, seat: str, later: dict[str, Callable[[LazyView], Any]]
+    ) -> LazyView:
+        """This view, made now on ``g`` for ``seat`` (``""``: the game masters), with the
+        entries ``later`` computes when read (a copy: each is popped once computed)."""
+        self._g, self._count, self._clock, self._seat = g, g.event_count, g.clock, seat
+        self._known = False
+        self._later = later.copy()
+        return self
+
     def fresh(self) -> bool:
         """Whether the state is still the one the view was made on."""
         return self._g.event_count == self._count and self._g.clock == self._clock
@@ -712,17 +722,9 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
         with before_verdicts(g):
             brief = _brief_of(g, seat, awaiting=awaiting)
     brief._known = True
-    if "targets" in brief._later:
-        brief._later["targets"] = _brief_targets_known
     brief._later.pop("told", None)
     brief["told"] = _told(g, seat)
     return brief
-
-
-def _brief_targets_known(v: LazyView) -> list[str]:
-    # (as the player's view: the slots a waiting verdict freed still live, R4.8)
-    with revived(v._g, hidden_unmaskings(v._g).values()):
-        return _brief_targets(v)
 
 
 def _told(g: GameState, seat: str) -> frozenset[str]:
@@ -768,7 +770,7 @@ def _brief_of(g: GameState, seat: str, *, awaiting: bool) -> LazyView:
                 and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
             ),
         )
-        brief._later = _MASKED_LATER.copy()
+        later = _MASKED_LATER
     else:  # (none of these once unmasked)
         brief = LazyView(
             pseudo=p.pseudo,
@@ -781,10 +783,8 @@ def _brief_of(g: GameState, seat: str, *, awaiting: bool) -> LazyView:
             can_act=False,
             anonymous_right=None,
         )
-        brief._later = _UNMASKED_LATER.copy()
-    brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, seat
-    brief._known = False
-    return brief
+        later = _UNMASKED_LATER
+    return brief.made_on(g, seat, later)
 
 
 def private_brief(g: GameState, seat: str) -> View:
@@ -851,7 +851,4 @@ def _game_master_brief(g: GameState) -> LazyView:
         to_announce=[t.number for t in g.trials if t.concluded and not t.announced],
         theme_set=day in g.themes,
     )
-    brief._g, brief._count, brief._clock, brief._seat = g, g.event_count, g.clock, ""
-    brief._known = False  # (the game masters read the game as it is)
-    brief._later = _GAME_MASTER_LATER.copy()
-    return brief
+    return brief.made_on(g, "", _GAME_MASTER_LATER)  # (the game masters: the game as it is)
