@@ -18,7 +18,7 @@ from .chorus import available
 from .clock import format_time
 from .constraints import constraint_range, covered
 from .names import fold_name, french_name
-from .ronde import boost_on, revived, window
+from .ronde import boost_on, window
 from .state import CHORUS, GameState, Player, Trial
 from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
 from .unmasking import (
@@ -186,8 +186,8 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
         me.update(private)
         # the same knowledge in French sentences, for his page (no key, no identifier)
         me["private_fr"] = module.describe_private(g, p, private)
-    with revived(g, hidden_unmaskings(g).values()):  # no verdict news before it is public
-        targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
+    # (read within ``before_verdicts``: the slots a waiting verdict freed are live again)
+    targets = sorted(legal_targets(g, p, anonymous=False)) if revealed else []
     day = g.day()
     used = len(p.actions.get(day, []))
     can_act = (
