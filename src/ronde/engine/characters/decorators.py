@@ -42,7 +42,7 @@ Rule ids: R7.6.1, R7.6.2, R7.6.3, R7.6.4, R7.6.5, R7.6.6, A5, A10, A23, A40, A41
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import ClassVar
 
 from ..character import Character
@@ -71,10 +71,11 @@ def items_sent(g: GameState, seat: str, day: int) -> int:
 
 
 def fall_day(g: GameState, seat: str) -> int:
-    """The day whose events unmasked ``seat`` (a fall at 00:00 belongs to the day before)."""
+    """The day of ``seat``'s unmasking: the day its instant falls in (R3.2: a fall at the
+    end of a day, at 00:00, is on the next day; as the Tragic Hero's next choice, A56)."""
     at = g.players[seat].unmasked_at
     assert at is not None
-    return g.day(at - timedelta(microseconds=1))
+    return g.day(at)
 
 
 class Decorators(Character):
