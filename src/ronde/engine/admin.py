@@ -23,7 +23,7 @@ from .names import french_name, resolve_character
 from .state import GameState
 from .trials import player_seat, running, trial_of
 from .unmasking import hidden_unmaskings
-from .verdicts import end_trial, unmask
+from .verdicts import end_trial, publish, unmask
 
 
 def set_theme(ctx: Context, cmd: Command, actor: str) -> None:
@@ -191,6 +191,12 @@ def end_game(ctx: Context, cmd: Command, actor: str) -> None:
     g = ctx.g
     if g.game_ended:
         raise RuleViolation("game_not_running", "La partie est déjà close.")
+    # the verdicts still waiting are announced first, in the order they were reached: the
+    # end of the game publishes everything (R4.8, A72), a failure held for one of them
+    # takes effect (R4.15) and every point counts (house rule)
+    waiting = [t for t in g.unsettled_trials() if t.concluded and not t.announced]
+    for t in sorted(waiting, key=lambda t: (t.ended_at, t.number)):
+        publish(ctx, t, cmd.by)
     if not g.play_ended:
         end_play(ctx)
     settle_end(ctx)

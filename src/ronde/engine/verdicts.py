@@ -293,8 +293,15 @@ def announce(ctx: Context, cmd: Command, actor: str) -> None:
                 f"Annoncez d'abord le verdict du Procès n°{earlier.number}, qui a démasqué "
                 f"{', '.join(g.pseudo(s) for s in sorted(fallen))} (A77).",
             )
+    publish(ctx, t, cmd.by)
+
+
+def publish(ctx: Context, t: Trial, by: str) -> None:
+    """Publish the verdict of ``t``, concluded and not yet announced, for the game master
+    ``by`` (:func:`announce`, once checked; the end of the game, for those still waiting)."""
+    g = ctx.g
     hidden = hidden_now(g)
-    ctx.emit(TrialAnnounced(at=ctx.now, trial=t.number, by=cmd.by))
+    ctx.emit(TrialAnnounced(at=ctx.now, trial=t.number, by=by))
     _announce_end(ctx, t, t.status)
     falls = [(s, hidden[s]) for s in t.flags.get("unmasked", ()) if s in hidden]
     for seat, character in falls:
