@@ -95,7 +95,7 @@ def test_announce_prints_forum_markup(tmp_path: Path) -> None:
     assert "[b]⏰ J13 : dernier jour ![/b]" in res.output
     res = runner.invoke(app, ["announce", str(path), "--to", "Joueur03"])
     assert res.exit_code == 0, res.output
-    assert "role_reveal" in res.output and "[collapse=Vos règles]" in res.output
+    assert "— MP à Joueur03 — rôle\n" in res.output and "[collapse=Vos règles]" in res.output
     tpl = tmp_path / "modeles"
     tpl.mkdir()
     (tpl / "unmasking.txt").write_text("MASQUE TOMBÉ : {{ pseudo(data.player) }}", "utf-8")

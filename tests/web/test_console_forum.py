@@ -12,6 +12,7 @@ import pytest
 
 from ronde.web.games import service
 from ronde.web.games.models import Action, ForumTemplate, Posting
+from tests.conftest import SMALL_RONDE
 from tests.forum.fixtures.build_fixtures import P, ThreadSpec, page_html, page_text
 
 from .conftest import World, at, gm_client
@@ -402,3 +403,24 @@ def test_the_templates_page_names_each_template_in_french(client: Any, world: Wo
     visible = html.unescape(re.sub(r"<[^>]+>", " ", page))
     assert "Verdict d'un Procès" in visible and "Ouverture d'un Procès" in visible
     assert ".txt" not in visible
+
+
+def test_to_post_sends_the_heros_declaration_to_the_fm(db: Any, client: Any, clock: Any) -> None:
+    """A57 `fm_distinct`: the Tragic Hero's daily declaration goes to the Forum Monde,
+    written as he says it (not "[FM] …", which the forum would show as it is)."""
+    from ronde.web.games import service as svc
+
+    from .conftest import CAST, make_world
+
+    svc.clear_cache()
+    cast = {**CAST, "Ida": "tragic_hero"}
+    world = make_world(cast=cast, ronde=[*SMALL_RONDE, "tragic_hero"])
+    gm_client(client, world)
+    clock("J2 18:00")
+    assert service.record(
+        world.game, None, "declare_not", "Ida", {"player": "Bob"}, at=at("J2 10:00")
+    ).ok
+    html = unescape(client.get(url(world, "a-poster")).content.decode())
+    assert "Forum Monde (FM)" in html
+    assert "« Moi, le grand héros, je ne suis pas ce manant de Bob ! »" in html
+    assert "[FM]" not in html

@@ -27,6 +27,7 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -68,6 +69,56 @@ STATUS_FR = {
     "void": "sans objet",
 }
 
+#: what each kind of message is, in the ``#`` line before it (never the engine's key)
+KINDS_FR = {
+    "answer": "réponse à Woody",
+    "asleep": "sommeil",
+    "cancel_requested": "annulation demandée par l'Avocat du Diable",
+    "candle_result": "bougie du Souffleur",
+    "choose_monster": "nouvelle cible du Héros",
+    "chorus_secret": "secret du chœur",
+    "cut_thread_void": "fil du destin",
+    "day_summary": "résumé du jour",
+    "decorators_contest": "concours des Décorateurs",
+    "defence_not_counted": "défense non comptée",
+    "destiny_schedule": "liste de la Destinée",
+    "diva_anonymous": "plainte de la Diva",
+    "diva_designation": "désignation de la Diva",
+    "diva_last_breath": "dernier souffle de la Diva",
+    "diva_public": "la Diva",
+    "diva_worried": "appel de la Diva",
+    "excerpt": "extrait pour Alice",
+    "final_reveal": "fin de la partie",
+    "forbidden_items": "objets refusés",
+    "gift": "cadeau de Polichinelle",
+    "guignol_constraint": "contrainte de Guignol",
+    "hero_declaration": "déclaration du Héros",
+    "mime_target": "modèle du Mime",
+    "mime_target_fallen": "modèle du Mime démasqué",
+    "monstrous": "Personnage monstrueux",
+    "order": "ordre de la Petite Sirène",
+    "phrase": "phrase du Souffleur",
+    "pianist_fallen": "chute du Pianiste",
+    "pinocchio_mistake": "erreur de Pinocchio",
+    "prompt_result": "soumission du Souffleur",
+    "reminder_j13": "rappel du J13",
+    "revenant_role": "rôle du Revenant",
+    "role_reveal": "rôle",
+    "secret": "secret de Polichinelle",
+    "straw_man_reward": "Homme de paille",
+    "target_added": "nouvelle cible",
+    "theme": "thème des Répétitions",
+    "transfigured": "nouveau masque",
+    "trial_ended": "fin de Procès",
+    "trial_opened": "ouverture de Procès",
+    "unmasking": "démasquage",
+    "unmasking_detail": "détail d'un démasquage",
+    "verdict_ignored": "verdict sans effet",
+}
+
+#: where a public message goes when not on the town forum (A57: the Hero's declaration)
+FORUMS_FR = {"FM": "FM (Forum Monde)", "FV": "FV (public)"}
+
 CAUSES_FR = {
     "trial": "Procès juste",
     "constraint": "contrainte non respectée",
@@ -77,10 +128,16 @@ CAUSES_FR = {
 }
 
 
+_INERT = re.compile(r"[\[{@]|:(?=\w)|([*/-])(?=\1)")
+
+
 def plain(text: object) -> str:
     """Player-written text made inert inside forum markup: a zero-width space after
-    each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag."""
-    return str(text).replace("[", "[" + ZWSP)
+    each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag;
+    likewise after ``{`` (the forum's server-random insets: ``{d6}``, ``{habitant}``),
+    ``@`` (a mention), ``:`` before a word (an emote) and the first of ``**``, ``//``,
+    ``--`` (short forms)."""
+    return _INERT.sub(lambda m: m.group(0) + ZWSP, str(text))
 
 
 def join_fr(items: Iterable[object]) -> str:
@@ -332,6 +389,10 @@ def render(
         text = str(message.get("text", ""))
         problem = f"modèle {name} : {exc.__class__.__name__} : {exc}"
     text = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    to = [ctx.pseudo(s) for s in message.get("to") or ()]
+    if message.get("public") and to and (name != "_default.txt" and not problem):
+        # a player's public channel (the Diva, R7.14.1): the forum must say whom it is for
+        text = f"[b]Pour {join_fr(to)} :[/b]\n{text}"
     if ZWSP in text:
         # the forum's editor removes the first U+200B of a post (FORUM-PAGE.md)
         text = ZWSP + text
@@ -441,10 +502,11 @@ def select(
 def heading(message: Message, context: ForumContext) -> str:
     """A one-line French label: when, where it goes, which kind."""
     when = context.when(message.get("at"))
+    data = message.get("data") or {}
     if message.get("public"):
-        where = "FV (public)"
+        where = FORUMS_FR.get(str(data.get("forum", "FV")), FORUMS_FR["FV"])
     elif message.get("to"):
         where = "MP à " + ", ".join(context.pseudo(s) for s in message.get("to") or ())
     else:
         where = "note aux MJ"
-    return f"{when} — {where} — {message.get('kind', '')}"
+    return f"{when} — {where} — {KINDS_FR.get(str(message.get('kind', '')), 'message')}"

@@ -527,6 +527,8 @@ def _render_all(eng: Any, tpl: Templates) -> list[ToPost]:
             if isinstance(trial, int) and trial in ctx.trials:
                 t = ctx.trials[trial]
                 where = f"Sujet du Procès n°{trial} ({', '.join(t['accused'])})"
+            elif isinstance(data, dict) and data.get("forum") == "FM":
+                where = "Forum Monde (FM)"  # A57: the Hero's declaration
             else:
                 where = _TOPICS.get(str(m.get("kind")), "Annonces")
         else:
