@@ -22,7 +22,8 @@ header ("Jour N").
 from __future__ import annotations
 
 import sys
-from datetime import date
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -235,7 +236,14 @@ def parse_command(
             f"Non enregistré : {h.proposal.action} de {h.proposal.by} : {h.reason}", err=True
         )
     recorded = events = 0
+    done = _recorded_steps(stored, view(service.current(stored).state, "game_master"))
     for prop in ready:
+        already = done(prop)
+        if already:
+            typer.echo(
+                f"Déjà enregistré : {prop.action} de {prop.by} ({already}), ignoré", err=True
+            )
+            continue
         try:
             out = service.record(stored, None, prop.action, prop.by, dict(prop.args), at=prop.at)
         except service.Conflict:
@@ -253,6 +261,37 @@ def parse_command(
     typer.echo(f"Enregistré : {recorded} action(s), {events} événement(s)", err=True)
     if refused:
         raise typer.Exit(1)
+
+
+def _recorded_steps(stored: Any, gm_view: Mapping[str, Any]) -> Callable[[Any], str]:
+    """Why a proposal is already in the game ("" if not): the same action, author,
+    forum minute and trial recorded and not struck, or a complaint already counted in
+    its trial (a page read again, or with the pages after it)."""
+    from ..engine.clock import PARIS
+    from ..web.games.models import Action
+
+    def minute(t: datetime) -> str:
+        return t.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")
+
+    done = {
+        (a.action, a.by.casefold(), minute(a.at), str(a.args.get("trial", "")))
+        for a in Action.objects.filter(game=stored, struck=False)
+    }
+    complained = {
+        (int(t["number"]), str(c["author"]).casefold())
+        for t in gm_view["trials"]
+        for c in t["complaints"]
+    }
+
+    def why(prop: Any) -> str:
+        trial = str(prop.args.get("trial", "")) if prop.action in ("complain", "post") else ""
+        if (prop.action, prop.by.casefold(), minute(prop.at), trial) in done:
+            return "même action à la même heure"
+        if prop.action == "complain" and (prop.args.get("trial"), prop.by.casefold()) in complained:
+            return "plainte déjà comptée dans ce Procès"
+        return ""
+
+    return why
 
 
 def _read_pages(

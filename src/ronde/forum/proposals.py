@@ -151,8 +151,19 @@ _SPEAKER = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:je|j'|jpose|jporte)\b")
 _AGAINST = re.compile(
     r"\bcontre\s+(?P<who>.+?)\s*"
-    r"(?:\bpour\b|\bdans\b|\bd'avoir\b|\bqui\b|\bcar\b|\ben tant\b|[,;:]|$)"
+    r"(?:\bpour\b|\bdans\b|\bd'avoir\b|\bqui\b|\bcar\b|\ben tant\b|[,;:(]|$)"
 )
+#: "je retire / j'annule ma plainte": the rules have no withdrawal, never a complaint
+_WITHDRAWAL = re.compile(
+    r"\b(?:retir|annul|enlev|supprim|retract|efface)\w*\s+(?:\S+\s+){0,2}?plaintes?\b"
+    r"|\bplaintes?\s+(?:est\s+|sont\s+)?(?:retiree|annulee|supprimee)s?\b"
+)
+#: "Plainte contre X pour …": the formula without "Moi, pseudo, pose"
+_ELLIPTIC = re.compile(r"^\W*(?:une\s+|ma\s+)?plainte\s+contre\b")
+#: "… contre X (Woody)": the Character in brackets after the accused
+_BRACKETED = re.compile(r"\bcontre\b[^()]*\((?P<what>[^()]+)\)")
+#: the example's placeholder copied as it is ("Moi, votre pseudo, pose …")
+_PLACEHOLDERS = {"votre pseudo", "ton pseudo", "mon pseudo", "pseudo", "[pseudo]"}
 _ROLE = re.compile(
     r"\b(?:role|personnage)\s+(?:de\s+|d'|du\s+|des\s+)(?P<what>.+)$"
     r"|\ben tant que\s+(?P<as>.+)$"
@@ -180,6 +191,8 @@ class _Formula:
     character: NameMatch | None
     character_written: str | None
     rejected: str | None
+    elliptic: bool = False
+    bracketed: bool = False
 
 
 def _sentences(text: str) -> list[str]:
@@ -212,6 +225,8 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
             rejected = "question, pas une plainte"
         elif _CONDITIONAL.search(folded):
             rejected = "conditionnel, pas une plainte"
+        elif _WITHDRAWAL.search(folded):
+            rejected = "retrait d'une plainte : les règles n'en prévoient pas (à voir par les MJ)"
         elif _NEGATION.search(clause):
             rejected = "négation, pas une plainte"
         speaker: NameMatch | None = None
@@ -245,6 +260,14 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
             if prefix.rstrip().endswith("du"):
                 character_written = "le " + character_written
             character = match_character(character_written)
+        bracketed = False
+        if m_role is None:
+            m_bracket = _BRACKETED.search(folded)
+            if m_bracket:
+                start, end = m_bracket.span("what")
+                character_written = sentence[start:end].strip()
+                character = match_character(character_written)
+                bracketed = character is not None
         out.append(
             _Formula(
                 sentence,
@@ -256,6 +279,8 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 character,
                 character_written,
                 rejected,
+                elliptic=bool(_ELLIPTIC.search(folded)) and not first,
+                bracketed=bracketed,
             )
         )
     return out
@@ -533,6 +558,10 @@ def _trial_proposals(
                     doubts.append(d)
             else:
                 doubts.append("Personnage non nommé dans la plainte")
+            if f.bracketed:
+                doubts.append("formule abrégée : le Personnage entre parenthèses")
+            if f.speaker_written and fold_text(f.speaker_written) in _PLACEHOLDERS:
+                doubts.append(f"se nomme « {f.speaker_written} » : le modèle recopié tel quel ?")
             if f.speaker is None:
                 doubts.append("le plaignant ne se nomme pas (« Moi, pseudo, … »)")
             elif not f.speaker.exact:
@@ -608,13 +637,19 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
     """Why formula ``f`` of ``author`` is not a complaint in trial ``ref`` (None: it is)."""
     if f.rejected:
         return f.rejected
-    if not f.first_person:
+    if not f.first_person and not f.elliptic:
         return "pas à la première personne"
     if author in ref.accused:
         return "l'accusé ne porte pas plainte dans son propre Procès (A13)"
     if f.speaker is not None and f.speaker.value != author:
         return f"se nomme {f.speaker.value}, mais le message est de {author}"
-    if f.speaker is None and f.speaker_written and len(f.speaker_written.split()) <= 2:
+    placeholder = bool(f.speaker_written) and fold_text(f.speaker_written or "") in _PLACEHOLDERS
+    if (
+        f.speaker is None
+        and f.speaker_written
+        and len(f.speaker_written.split()) <= 2
+        and not placeholder
+    ):
         return f"se nomme « {f.speaker_written} », mais le message est de {author}"
     if not f.accused:
         return "aucun accusé reconnu après « contre »"

@@ -341,6 +341,7 @@ def read_thread(
     thread.town_day = town_day(text)
     if inferred is not None:
         thread.diagnostics.append(inferred)
+    _page_order(thread)
     _dedupe(thread)
     if not thread.posts:
         thread.diagnostics.append(
@@ -358,6 +359,30 @@ def read_thread(
                 )
             )
     return thread
+
+
+def _page_order(thread: Thread) -> None:
+    """Pages pasted one after the other in another order (page 2, then page 1): their
+    posts put back in page order (a post without a page keeps the page before it)."""
+    if thread.pages == sorted(thread.pages):
+        return
+    keyed: list[tuple[int, int, Post]] = []
+    current = 0
+    for k, p in enumerate(thread.posts):
+        current = p.page if p.page is not None else current
+        keyed.append((current, k, p))
+    thread.posts = [p for _page, _k, p in sorted(keyed, key=lambda t: (t[0], t[1]))]
+    thread.diagnostics.append(
+        Diagnostic(
+            "info",
+            "pages collées dans l'ordre "
+            + ", ".join(str(k) for k in thread.pages)
+            + " : lues dans l'ordre des pages",
+        )
+    )
+    thread.pages = sorted(set(thread.pages))
+    for i, p in enumerate(thread.posts, 1):
+        p.index = i
 
 
 def _dedupe(thread: Thread) -> None:

@@ -1,0 +1,280 @@
+"""The forum bridge as game masters use it: pages pasted as they come (quotes, edits,
+unicode pseudos, pages out of order or twice, game masters' posts, withdrawals, the
+French page's phrasings), in both forms of FORUM-PAGE.md, and ``--apply`` twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ronde.cli import app
+from ronde.engine.events import Posted
+from ronde.engine.views import view
+from ronde.forum.proposals import ParseResult, parse_pages
+
+from .conftest import GMS, TODAY, new_game
+from .fixtures.build_fixtures import P, ThreadSpec, page_html, page_text
+
+runner = CliRunner()
+F = "pose une plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
+OPENING = P(
+    "KaktusJoe",
+    "7 nov. 2025, 09:40",
+    "[2, -1]",
+    [("text", "J'accuse Grodoudou d'être Woody ! Il poste de l'ouest.", "")],
+    title="Ami des bêtes",
+)
+
+
+def T(who: str, when: str, text: str, **kw: Any) -> P:
+    return P(who, when, kw.pop("note", "town"), [("text", text, "")], **kw)
+
+
+def thread(*posts: P) -> ThreadSpec:
+    return ThreadSpec("x", "Procès : Grodoudou est Woody !", [OPENING, *posts])
+
+
+FORMS = {"texte": page_text, "html": page_html}
+
+
+def parse(*pages: str, game: Any = None) -> ParseResult:
+    g = game or new_game()
+    return parse_pages(list(pages), view(g.state, "game_master"), today=TODAY, game_masters=GMS)
+
+
+def steps(r: ParseResult) -> list[tuple[str, str, str, bool]]:
+    return [
+        (p.action, p.by, p.at.strftime("%d %H:%M") if p.at else "", p.sure) for p in r.proposals
+    ]
+
+
+def complaints(r: ParseResult) -> dict[str, bool]:
+    return {p.by: p.sure for p in r.proposals if p.action == "complain"}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_quoting_a_complaint_is_not_complaining(form: str) -> None:
+    quoted = ("quote", "Tartine\0Moi, Tartine, " + F, "12")
+    spec = thread(
+        T("Tartine", "7 nov. 2025, 09:52", f"Moi, Tartine, {F}"),
+        P("Loulou", "7 nov. 2025, 10:00", "town", [quoted, ("text", "Pareil.", "")]),
+        P("Zorro", "7 nov. 2025, 10:05", "town", [quoted, ("text", f"Moi, Zorro, {F}", "")]),
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    assert complaints(r) == {"Tartine": True, "Zorro": True}
+    assert ("post", "Loulou", "07 10:00", True) in steps(r)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_withdrawal_is_never_a_complaint(form: str) -> None:
+    """The rules have no withdrawal: "j'annule ma plainte" is listed apart, with why."""
+    spec = thread(
+        T("Zorro", "7 nov. 2025, 10:30", f"Moi, Zorro, {F}"),
+        T("Zorro", "7 nov. 2025, 11:30", "Je retire ma plainte contre Grodoudou, finalement."),
+        T(
+            "Tartine",
+            "7 nov. 2025, 11:40",
+            "Moi, Tartine, j'annule ma plainte contre Grodoudou pour avoir trop cabotiné "
+            "dans son rôle de Woody.",
+        ),
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    assert complaints(r) == {"Zorro": True}
+    reasons = {(f.author, f.reason.split(" :")[0]) for f in r.ignored}
+    assert reasons == {("Zorro", "retrait d'une plainte"), ("Tartine", "retrait d'une plainte")}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_phrasings_players_use(form: str) -> None:
+    """Sure when the rules' formula is there (any verb, case, "du", "en tant que"),
+    doubtful when a part is missing, never silently dropped."""
+    spec = thread(
+        T(
+            "Zorro",
+            "7 nov. 2025, 10:30",
+            "Moi, Zorro, je porte plainte contre Grodoudou pour avoir trop cabotiné dans "
+            "son rôle de Woody !",
+        ),
+        T(
+            "Loulou",
+            "7 nov. 2025, 10:31",
+            "Moi Loulou, dépose une plainte contre Grodoudou en tant que Woody.",
+        ),
+        T(
+            "Petitpois",
+            "7 nov. 2025, 10:32",
+            "Moi, Petitpois, pose une plainte contre Grodoudou pour avoir trop cabotiné dans "
+            "son rôle du shérif Woody.",
+        ),
+        T("Sirius", "7 nov. 2025, 10:33", "MOI, SIRIUS, " + F.upper()),
+        T(
+            "Chuck",
+            "7 nov. 2025, 10:34",
+            "Moi, Chuck, porte également plainte contre Grodoudou pour avoir trop cabotiné "
+            "dans son rôle de Woody.",
+        ),
+        # doubtful: no pseudo, the Character in brackets, no "Moi", the example copied
+        T(
+            "Brindille",
+            "7 nov. 2025, 10:35",
+            "Je porte plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody.",
+        ),
+        T("Tartine", "7 nov. 2025, 10:36", "Moi, Tartine, pose plainte contre Grodoudou (Woody)."),
+        T(
+            "Mirabelle",
+            "7 nov. 2025, 10:37",
+            "Plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody.",
+        ),
+        T("Pantalon", "7 nov. 2025, 10:38", "Moi, votre pseudo, " + F),
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    assert complaints(r) == {
+        "Zorro": True,
+        "Loulou": True,
+        "Petitpois": True,
+        "Sirius": True,
+        "Chuck": True,
+        "Brindille": False,
+        "Tartine": False,
+        "Mirabelle": False,
+        "Pantalon": False,
+    }
+    doubts = {p.by: " ".join(p.doubts) for p in r.proposals}
+    assert "parenthèses" in doubts["Tartine"]
+    assert "modèle recopié" in doubts["Pantalon"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_game_masters_posts_propose_nothing(form: str) -> None:
+    """The game masters post the example formula and the anonymous complaints: never
+    a player's action."""
+    spec = thread(
+        P(
+            "Mj_Rose",
+            "7 nov. 2025, 09:45",
+            "",
+            [
+                (
+                    "text",
+                    "Ce Procès a besoin de 4 plaintes. Pour en poser une, postez ici :\n"
+                    "Moi, votre pseudo, " + F,
+                    "",
+                )
+            ],
+        ),
+        P("Mj_Rose", "7 nov. 2025, 11:45", "", [("text", "Plainte anonyme : un joueur " + F, "")]),
+        T("Zorro", "7 nov. 2025, 10:30", f"Moi, Zorro, {F}"),
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    assert {p.by for p in r.proposals} == {"KaktusJoe", "Zorro"}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_edited_and_unicode_posts(form: str) -> None:
+    """An edited post counts at its creation time; town aliases with an emoji, accents
+    or an underscore match exactly."""
+    from ronde.catalog import default_catalog
+    from ronde.engine.game import Game
+
+    from .conftest import CAST, RONDE, START
+
+    cast = {k: v for k, v in CAST.items() if k not in ("Tartine", "Zorro", "Loulou")}
+    cast |= {"🌸Fleur🌸": "extra", "Zoé la Zébrée": "extra", "Ça_va": "extra"}
+    game = Game.create(
+        start=START, cast=cast, ronde=RONDE, catalog=default_catalog(), seed=7, game_masters=GMS
+    )
+    spec = thread(
+        T("🌸Fleur🌸", "7 nov. 2025, 09:52", f"Moi, 🌸Fleur🌸, {F}", edited="9 nov. 2025, 18:37"),
+        T("Zoé la Zébrée", "Hier à 09:53", f"Moi, Zoé la Zébrée, {F}"),
+        T("Ça_va", "7 nov. 2025 à 09:54", f"Moi, Ça_va, {F}"),
+        T("Elodie", "Aujourd'hui à 09:55", f"Moi, Elodie, {F}"),
+    )
+    r = parse(FORMS[form](spec, 1, 1), game=game)
+    assert steps(r)[1:] == [
+        ("complain", "🌸Fleur🌸", "07 09:52", True),
+        ("complain", "Zoé la Zébrée", "07 09:53", True),
+        ("complain", "Ça_va", "07 09:54", True),
+        ("complain", "Elodie", "08 09:55", True),
+    ]
+
+
+LONG = thread(
+    *(
+        T(
+            name,
+            f"7 nov. 2025, 1{i // 6}:{(i % 6) * 10:02d}",
+            f"Moi, {name}, {F}" if i % 2 == 0 else "Bof.",
+        )
+        for i, name in enumerate(
+            [
+                "Tartine",
+                "Zorro",
+                "Loulou",
+                "Petitpois",
+                "Brindille",
+                "Elodie",
+                "Mirabelle",
+                "Fanfan",
+                "Pantalon",
+                "Bidule",
+                "Zorro",
+                "Élodie",
+                "KaktusJoe",
+            ]
+        )
+    )
+)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_pages_in_any_order_or_twice_give_the_same_steps(form: str) -> None:
+    page = FORMS[form]
+    p1, p2 = page(LONG, 1, 2), page(LONG, 2, 2)
+    expected = steps(parse(p1, p2))
+    assert expected[0][:2] == ("open_trial", "KaktusJoe") and all(s[3] for s in expected)
+    assert len(expected) == 14
+    assert steps(parse(p2, p1)) == expected
+    assert steps(parse(p1, p1, p2, p2)) == expected
+    if form == "texte":  # pasted one after the other in one box
+        assert steps(parse(p1 + p2)) == expected
+        assert steps(parse(p2 + p1)) == expected
+        assert steps(parse(p1 + p1 + p2)) == expected
+
+
+def test_apply_twice_records_nothing_twice(db: Any, tmp_path: Path) -> None:
+    """--apply on page 1, then on pages 1 and 2 (the thread went on), then again: each
+    action once, and the second run says what was already there."""
+    from ronde.web.games import service, transfer
+
+    service.clear_cache()
+    game = transfer.create("forum", new_game(), clock="manual")
+    p1, p2 = tmp_path / "p1.txt", tmp_path / "p2.txt"
+    p1.write_text(page_text(LONG, 1, 2), encoding="utf-8")
+    p2.write_text(page_text(LONG, 2, 2), encoding="utf-8")
+    base = ["forum", "parse", "--game", "forum", "--today", TODAY.isoformat()]
+    res = runner.invoke(app, [*base, str(p1), "--apply"])
+    assert res.exit_code == 0, res.output
+    first = service.current(game)
+    count = len(first.log)
+    trial = view(first.state, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == [
+        "Tartine",
+        "Loulou",
+        "Brindille",
+        "Mirabelle",
+        "Pantalon",
+    ]
+    for _ in range(2):
+        res = runner.invoke(app, [*base, str(p1), str(p2), "--apply"])
+        assert res.exit_code == 0, res.output
+    g = service.current(game)
+    trial = view(g.state, "game_master")["trials"][0]
+    authors = [c["author"] for c in trial["complaints"]]
+    assert len(authors) == len(set(authors))
+    posts = [(e.player, e.at) for e in g.log if isinstance(e, Posted)]
+    assert len(posts) == len(set(posts)) >= 6  # 4 on page 1, Bidule, Élodie ...
+    assert "Déjà enregistré" in res.output and "Enregistré : 0 action(s)" in res.output
+    assert len(g.log) > count
