@@ -424,3 +424,49 @@ def test_to_post_sends_the_heros_declaration_to_the_fm(db: Any, client: Any, clo
     assert "Forum Monde (FM)" in html
     assert "« Moi, le grand héros, je ne suis pas ce manant de Bob ! »" in html
     assert "[FM]" not in html
+
+
+def _long_trial() -> ThreadSpec:
+    """Bob's trial over two pages: a complaint, a quote of it, a withdrawal, posts."""
+    quoted = ("quote", "Hal\0Moi, Hal, " + FORMULA, "12")
+    posts = [
+        P("Ana", "2 déc. 2026, 10:00", "town", [("text", "J'accuse Bob d'être Woody !", "")]),
+        complaint("Hal", "2 déc. 2026, 10:10"),
+        P("Ida", "2 déc. 2026, 10:15", "town", [quoted, ("text", "Pareil.", "")]),
+        P("Jo", "2 déc. 2026, 10:20", "town", [("text", "Je retire ma plainte contre Bob.", "")]),
+    ]
+    posts += [
+        P(who, f"2 déc. 2026, 11:{k:02d}", "town", [("text", "Bof.", "")])
+        for k, who in enumerate(["Kim", "Lou", "Max", "Ned", "Cid", "Dan"])
+    ]
+    posts += [complaint("Gus", "2 déc. 2026, 12:00"), complaint("Ida", "2 déc. 2026, 12:05")]
+    return ThreadSpec(name="long", title="Procès : Bob est Woody !", posts=posts)
+
+
+def test_pages_pasted_as_they_come_record_each_action_once(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Page 1 recorded, then pages 2 and 1 pasted in one box the next day: the page-1
+    steps are recognised, a quote or a withdrawal is never a complaint."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    spec = _long_trial()
+    p1, p2 = page_text(spec, 1, 2), page_text(spec, 2, 2)
+    res = read(client, world, p1)
+    html = res.content.decode()
+    assert "retrait d&#x27;une plainte" in html or "retrait d'une plainte" in html
+    assert client.post(url(world, "forum"), rows(res)).status_code == 302
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Hal"]
+    first = Action.objects.filter(game=world.game).count()
+    clock("J3 09:00")
+    res = read(client, world, p2 + p1)
+    data = rows(res)
+    ticked = [k for k in data if k.endswith("-ok")]
+    assert len(ticked) == 2  # Gus's and Ida's complaints on page 2, nothing of page 1
+    assert client.post(url(world, "forum"), data).status_code == 302
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Hal", "Gus", "Ida"]
+    assert Action.objects.filter(game=world.game).count() == first + 2
+    res = read(client, world, p1 + p2)
+    assert not [k for k in rows(res) if k.endswith("-ok")]
