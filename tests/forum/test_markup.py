@@ -75,7 +75,7 @@ _ENGLISH = [c.en for c in CAST_TABLE if c.en != c.fr and not c.fr.startswith(c.e
 _ENGLISH_RE = re.compile(r"\b(?:" + "|".join(re.escape(e) for e in _ENGLISH) + r")\b")
 _IDENT_RE = re.compile(
     r"\b[a-z]+_[a-z_]+\b|\b(?:None|True|False|null|just|unjust|lapsed|cancelled|void|open"
-    r"|trial|chorus|player)\b|\{\{|\}\}|\{%|%\}"
+    r"|trial|chorus|player)\b|\{\{|\}\}|\{%|%\}|\[\u200b?F[MV]\]"
 )
 _TIME_RE = re.compile(r"(?<![\dh])(\d{1,2})[:h](\d{2})(?!\d)")
 _GAME_TIME_BEFORE = re.compile(r"J\d{1,2} $")
@@ -121,6 +121,7 @@ def french_problems(text: str) -> list[str]:
         ("Procès just", "identifiant brut"),
         ("little_mermaid", "identifiant brut"),
         ("None", "identifiant brut"),
+        ("— [\u200bFM] « Moi »", "identifiant brut"),
         ("Vive le Seer", "nom anglais"),
         ("Straw Man ici", "nom anglais"),
     ],

@@ -140,6 +140,19 @@ def plain(text: object) -> str:
     return _INERT.sub(lambda m: m.group(0) + ZWSP, str(text))
 
 
+_FORUM_PREFIX = re.compile(r"^\[(FM|FV)\]\s*")
+
+
+def announced(text: object) -> str:
+    """An announcement's engine text as players read it: without the "[FM] " the engine
+    puts before the Hero's declaration (A57), said in words instead."""
+    m = _FORUM_PREFIX.match(str(text))
+    if m is None:
+        return str(text)
+    rest = str(text)[m.end() :]
+    return rest + (" (sur le Forum Monde)" if m.group(1) == "FM" else "")
+
+
 def join_fr(items: Iterable[object]) -> str:
     """``a, b et c``."""
     words = [str(i) for i in items if str(i)]
@@ -252,6 +265,7 @@ def load_templates(
     )
     env.filters["plain"] = plain
     env.filters["join_fr"] = join_fr
+    env.filters["announced"] = announced
     env.filters["perso"] = french_name
     return Templates(env=env, roles=roles, folder=folder)
 
