@@ -278,3 +278,46 @@ def test_apply_twice_records_nothing_twice(db: Any, tmp_path: Path) -> None:
     assert len(posts) == len(set(posts)) >= 6  # 4 on page 1, Bidule, Élodie ...
     assert "Déjà enregistré" in res.output and "Enregistré : 0 action(s)" in res.output
     assert len(g.log) > count
+
+
+DECO = (
+    "pose une plainte contre Deco1 et Deco2 pour avoir trop cabotiné dans leur rôle de Décorateurs."
+)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_trial_against_the_decorators(form: str) -> None:
+    """Opened by a game master with Ronde's announcement (an anonymous trial): its
+    opening waits for the real author; a complaint naming the two is sure, one naming
+    them after "les Décorateurs" or only one of them is a doubt, never dropped."""
+    announcement = (
+        "⚖ Procès n°1 : Deco1 et Deco2 accusés d'être Décorateurs\n"
+        "Ouvert par : un joueur anonyme, par l'intermédiaire des Metteurs en scène\n"
+        "Pour en poser une, postez ici :\nMoi, votre pseudo, " + DECO
+    )
+    spec = ThreadSpec(
+        "d",
+        "Procès n°1 : Deco1 et Deco2 sont les Décorateurs",
+        [
+            P("Mj_Rose", "7 nov. 2025, 09:00", "", [("text", announcement, "")]),
+            T("Tartine", "7 nov. 2025, 09:52", f"Moi, Tartine, {DECO}"),
+            T(
+                "Zorro",
+                "7 nov. 2025, 09:53",
+                "Moi, Zorro, pose une plainte contre les Décorateurs Deco1 et Deco2.",
+            ),
+            T(
+                "Loulou",
+                "7 nov. 2025, 09:54",
+                "Moi, Loulou, pose une plainte contre Deco1 pour avoir trop cabotiné dans son "
+                "rôle de Décorateur.",
+            ),
+            T("Deco1", "7 nov. 2025, 09:55", f"Moi, Deco1, {DECO}"),
+        ],
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    opening = r.proposals[0]
+    assert opening.action == "open_trial" and not opening.sure
+    assert opening.args["against"] == ["Deco1", "Deco2"] and opening.args["as"] == "decorators"
+    assert complaints(r) == {"Tartine": True, "Zorro": False, "Loulou": False}
+    assert any("A13" in f.reason for f in r.ignored if f.author == "Deco1")

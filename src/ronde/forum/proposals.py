@@ -249,6 +249,8 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 hit = roster.match(part)
                 if hit is not None:
                     accused.append(hit)
+                else:  # "les Décorateurs Deco1": the pseudo among other words
+                    accused.extend(h for h in roster.mentioned(part) if h.exact)
         character: NameMatch | None = None
         character_written: str | None = None
         m_role = _ROLE.search(folded)
@@ -548,6 +550,12 @@ def _trial_proposals(
             doubts = list(author_doubts) + pending
             if any(_squashed(f.sentence) in _squashed(sp) for sp in spoilers):
                 doubts.append("dans un spoiler (texte caché) : une vraie plainte ?")
+            missing = sorted(set(ref.accused) - {a.value for a in f.accused})
+            if missing:
+                doubts.append(
+                    "ne nomme pas " + " ni ".join(missing) + " : un Procès contre les "
+                    "Décorateurs les nomme tous les deux"
+                )
             for a in f.accused:
                 d = a.doubt("accusé")
                 if d:
@@ -653,7 +661,10 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
         return f"se nomme « {f.speaker_written} », mais le message est de {author}"
     if not f.accused:
         return "aucun accusé reconnu après « contre »"
-    if sorted(a.value for a in f.accused) != sorted(ref.accused):
+    named = {a.value for a in f.accused}
+    if named < set(ref.accused):
+        return None  # one of the Decorators only: a doubt, see _trial_proposals
+    if sorted(named) != sorted(ref.accused):
         names = ", ".join(a.value for a in f.accused)
         return f"vise {names}, pas l'accusé de ce Procès ({', '.join(ref.accused)})"
     if f.character is not None and f.character.value != ref.supposed:
