@@ -321,3 +321,30 @@ def test_a_trial_against_the_decorators(form: str) -> None:
     assert opening.args["against"] == ["Deco1", "Deco2"] and opening.args["as"] == "decorators"
     assert complaints(r) == {"Tartine": True, "Zorro": False, "Loulou": False}
     assert any("A13" in f.reason for f in r.ignored if f.author == "Deco1")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_an_edited_complaint_says_so(form: str) -> None:
+    """A post keeps its creation time after an edit (FORUM-PAGE.md): the game master
+    is told a complaint may date from the edit; a moderator's edit is a doubt."""
+    spec = thread(
+        T("Zorro", "7 nov. 2025, 10:30", f"Moi, Zorro, {F}", edited="7 nov. 2025, 10:38"),
+        T("Tartine", "7 nov. 2025, 10:40", f"Moi, Tartine, {F}"),
+    )
+    r = parse(FORMS[form](spec, 1, 1))
+    zorro = next(p for p in r.proposals if p.by == "Zorro")
+    assert zorro.sure and zorro.at is not None and zorro.at.strftime("%H:%M") == "10:30"
+    assert any("7 nov. 2025, 10:38" in n for n in zorro.notes)
+    tartine = next(p for p in r.proposals if p.by == "Tartine")
+    assert tartine.notes == []
+
+
+def test_a_moderators_edit_is_a_doubt() -> None:
+    text = page_text(thread(T("Zorro", "7 nov. 2025, 10:30", f"Moi, Zorro, {F}")), 1, 1)
+    text = text.replace(
+        "[ Lien ] [ Copier ] [ Citer ] [ ! ]\nÉpingler",
+        "Édité par un Modérateur.[ Lien ] [ Copier ] [ Citer ] [ ! ]\nÉpingler",
+    )
+    r = parse(text)
+    zorro = next(p for p in r.proposals if p.by == "Zorro")
+    assert not zorro.sure and "modérateur" in " ".join(zorro.doubts)

@@ -599,6 +599,14 @@ def _trial_proposals(
             complained.add(author)
             posted.add((author, post.time.date().isoformat() if post.time else post.time_text))
             made_complaint = True
+            notes: list[str] = []
+            if post.edited == "modérateur":
+                doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
+            elif post.edited:
+                notes.append(
+                    f"message modifié ({post.edited}) : une plainte ajoutée en le modifiant "
+                    "date de ce moment, pas de l'heure du message"
+                )
             proposals.append(
                 Proposal(
                     "complain",
@@ -608,6 +616,7 @@ def _trial_proposals(
                     post.index,
                     _excerpt(f.sentence),
                     doubts,
+                    notes,
                 )
             )
             break
