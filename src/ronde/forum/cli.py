@@ -316,6 +316,14 @@ def _read_pages(
     return threads
 
 
+def _days_fr(days: list[int]) -> str:
+    """``2 jours (J3, J5)``, ``aucun jour``."""
+    if not days:
+        return "aucun jour"
+    listed = ", ".join(f"J{d}" for d in days)
+    return f"{len(days)} jour{'s' if len(days) > 1 else ''} ({listed})"
+
+
 def _iso_day(text: str | None) -> date | None:
     if text is None:
         return None
@@ -404,10 +412,7 @@ def participation_command(
     for name in sorted(set(part.forum_days) | set(part.rehearsal_days), key=str.casefold):
         r = sorted(part.rehearsal_days.get(name, set()))
         f = sorted(part.forum_days.get(name, set()))
-        typer.echo(
-            f"{name} : Répétitions {len(r)} jour(s) {['J' + str(d) for d in r]} ; "
-            f"FV {len(f)} jour(s) {['J' + str(d) for d in f]}"
-        )
+        typer.echo(f"{name} : Répétitions {_days_fr(r)} ; FV {_days_fr(f)}")
     for line in part.refused:
         typer.echo(f"# hors limites : {line}")
 
