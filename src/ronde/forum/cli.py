@@ -143,6 +143,7 @@ def parse_command(
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
+    from ..engine.names import french_name
     from ..engine.views import view
     from .apply import number_new_trials, plan
     from .proposals import parse_pages
@@ -186,7 +187,8 @@ def parse_command(
     for result in results:
         th = result.thread
         typer.echo(
-            f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), {th.source}"
+            f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), "
+            + ("page HTML enregistrée" if th.source == "html" else "copie du navigateur")
         )
         for p in th.posts:
             typer.echo(
@@ -198,7 +200,7 @@ def parse_command(
             state = "déjà enregistré" if t.exists else "à ouvrir"
             typer.echo(
                 f"# Procès n°{t.number} ({state}) : {' et '.join(t.accused)} accusé(s) d'être "
-                f"{t.supposed}"
+                f"{french_name(t.supposed) if t.supposed else '?'}"
             )
         for d in result.diagnostics:
             typer.echo(f"# {d}")
