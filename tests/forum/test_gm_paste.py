@@ -348,3 +348,41 @@ def test_a_moderators_edit_is_a_doubt() -> None:
     r = parse(text)
     zorro = next(p for p in r.proposals if p.by == "Zorro")
     assert not zorro.sure and "modérateur" in " ".join(zorro.doubts)
+
+
+_W = " contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "outcome"),
+    [
+        ("Moi, Zorro, je pose une plainte" + _W, "sure"),
+        ("Moi, Zorro, je poste ma plainte" + _W, "sure"),
+        # announced, wished, advised or recalled: the game master decides (R5.1)
+        ("Moi, Zorro, je poserai une plainte" + _W, "doubt"),
+        ("Moi, Zorro, je porterai plainte" + _W, "doubt"),
+        ("Moi, Zorro, je vais poser une plainte" + _W, "doubt"),
+        ("Moi, Zorro, je compte poser une plainte" + _W, "doubt"),
+        ("Moi, Zorro, je veux poser une plainte" + _W, "doubt"),
+        ("Moi, Zorro, j'hésite à poser une plainte" + _W, "doubt"),
+        ("Moi, Zorro, je vous conseille de poser une plainte" + _W, "doubt"),
+        ("Moi, Zorro, j'ai posé une plainte" + _W, "doubt"),
+        ("Moi, Zorro, je vais pas poser de plainte" + _W, "doubt"),
+        ("Moi, Zorro, je pose pas plainte" + _W, "doubt"),
+        ("Moi, Zorro, jamais je ne poserai de plainte" + _W, "doubt"),
+        # not a complaint
+        ("Moi, Zorro, je ne poserai aucune plainte" + _W, "ignored"),
+        ("Moi, Zorro, je pourrais poser une plainte" + _W, "ignored"),
+        ("Moi, Zorro, j'aimerais poser une plainte" + _W, "ignored"),
+        ("Moi, Zorro, je pose une plainte" + _W[:-1] + " ? Non, je rigole.", "ignored"),
+        ("Tartine a posé une plainte" + _W, "ignored"),
+        ("Il faut poser une plainte" + _W, "ignored"),
+    ],
+)
+def test_a_complaint_not_made_here_is_never_sure(sentence: str, outcome: str) -> None:
+    r = parse(page_text(thread(T("Zorro", "7 nov. 2025, 10:30", sentence)), 1, 1))
+    got = complaints(r)
+    if outcome == "ignored":
+        assert got == {} and any(f.author == "Zorro" for f in r.ignored)
+    else:
+        assert got == {"Zorro": outcome == "sure"}

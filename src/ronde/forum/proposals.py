@@ -139,7 +139,33 @@ _CONDITIONAL = re.compile(
     r"(?:ais|ait|ions|iez|aient)\b",
 )
 _NEGATION = re.compile(
-    r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point)\b|\bpas de plainte\b"
+    r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point|aucune?|rien)\b|\bpas de plainte\b"
+)
+#: a complaint announced, wished, advised, recalled or denied without "ne": a doubt
+_NOT_NOW = (
+    (
+        re.compile(r"\b(?:pas|jamais|aucune?)\b"),
+        "négation ? (« pas », « jamais » sans « ne ») : une plainte ?",
+    ),
+    (
+        re.compile(r"\b(?:pos|port|depos|post)er(?:ai|as|a|ons|ez|ont)\b"),
+        "au futur : une plainte annoncée, pas posée ?",
+    ),
+    (
+        re.compile(
+            r"\b(?:vais|vas|va|allons|allez|vont|compte|comptons|veux|voulons|souhaite"
+            r"|souhaitons|pense|pensons|hesite|envisage|prevois|conseille|propose|invite"
+            r"|demande|suggere)\b(?:\s+\S+){0,3}?\s+(?:a\s+|de\s+|d')?"
+            r"(?:poser|porter|deposer|poster)\b"
+        ),
+        "une intention ou un conseil (« je vais / veux / compte … poser ») : posée ici ?",
+    ),
+    (
+        re.compile(
+            r"\b(?:j'ai|ai|as|a|avons|avez|ont)\s+(?:deja\s+|bien\s+)?(?:pose|porte|depose|poste)\b"
+        ),
+        "au passé : le rappel d'une plainte, ou une plainte posée ici ?",
+    ),
 )
 _NOT_A_NAME = {"je", "j'", "aussi", "meme", "moi", "perso", "personnellement", "egalement"}
 _QUESTION_START = re.compile(
@@ -193,6 +219,7 @@ class _Formula:
     rejected: str | None
     elliptic: bool = False
     bracketed: bool = False
+    not_now: str | None = None
 
 
 def _sentences(text: str) -> list[str]:
@@ -283,6 +310,7 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 rejected,
                 elliptic=bool(_ELLIPTIC.search(folded)) and not first,
                 bracketed=bracketed,
+                not_now=next((why for r, why in _NOT_NOW if r.search(clause)), None),
             )
         )
     return out
@@ -568,6 +596,8 @@ def _trial_proposals(
                 doubts.append("Personnage non nommé dans la plainte")
             if f.bracketed:
                 doubts.append("formule abrégée : le Personnage entre parenthèses")
+            if f.not_now:
+                doubts.append(f.not_now)
             if f.speaker_written and fold_text(f.speaker_written) in _PLACEHOLDERS:
                 doubts.append(f"se nomme « {f.speaker_written} » : le modèle recopié tel quel ?")
             if f.speaker is None:
