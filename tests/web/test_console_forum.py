@@ -470,3 +470,22 @@ def test_pages_pasted_as_they_come_record_each_action_once(
     assert Action.objects.filter(game=world.game).count() == first + 2
     res = read(client, world, p1 + p2)
     assert not [k for k in rows(res) if k.endswith("-ok")]
+
+
+def test_a_template_preview_warns_of_broken_forum_markup(
+    client: Any, world: World, clock: Any
+) -> None:
+    gm_client(client, world)
+    clock("J2 18:00")
+    client.post(url(world, "forum"), rows(read(client, world, page_text(TRIAL, 1, 1))))
+    res = client.post(
+        url(world, "modeles"),
+        {"name": "trial_opened.txt", "op": "preview", "text": "[b]Procès {{ trial.number }}"},
+    )
+    html = unescape(res.content.decode())
+    assert "Balisage du forum à revoir" in html and "[b] jamais fermée" in html
+    res = client.post(
+        url(world, "modeles"),
+        {"name": "trial_opened.txt", "op": "preview", "text": "[b]Procès {{ trial.number }}[/b]"},
+    )
+    assert "Balisage du forum" not in unescape(res.content.decode())
