@@ -104,6 +104,8 @@ def french_problems(text: str) -> list[str]:
         if "://" in context or m.group(0)[-1] == "«":
             continue
         out.append(f"ponctuation sans espace avant : {context!r}")
+    for m in re.finditer(r"«\s*«|»\s*»", bare):
+        out.append(f"guillemets doublés : {bare[max(0, m.start() - 10) : m.end() + 10]!r}")
     for m in re.finditer(r"«(?! )| (?<! )»|(?<! )»", bare):
         out.append(f"guillemets sans espace : {bare[max(0, m.start() - 10) : m.end() + 10]!r}")
     return out
@@ -116,6 +118,7 @@ def french_problems(text: str) -> list[str]:
         ("Contrainte: x", "ponctuation"),
         ("c'est fini!", "ponctuation"),
         ("«oui»", "guillemets"),
+        ("Extrait : « « oui » »", "guillemets doublés"),
         ("à 14:04", "heure sans son jour"),
         ("le 2026-12-03", "date technique"),
         ("Procès just", "identifiant brut"),
