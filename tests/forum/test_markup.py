@@ -104,6 +104,8 @@ def french_problems(text: str) -> list[str]:
         if "://" in context or m.group(0)[-1] == "«":
             continue
         out.append(f"ponctuation sans espace avant : {context!r}")
+    for m in re.finditer(r"[.!?…:]\[(?:i|b|u|s)\]", text):
+        out.append(f"phrase collée à la suivante : {text[max(0, m.start() - 20) : m.end() + 10]!r}")
     for m in re.finditer(r"«\s*«|»\s*»", bare):
         out.append(f"guillemets doublés : {bare[max(0, m.start() - 10) : m.end() + 10]!r}")
     for m in re.finditer(r"«(?! )| (?<! )»|(?<! )»", bare):
@@ -119,6 +121,7 @@ def french_problems(text: str) -> list[str]:
         ("c'est fini!", "ponctuation"),
         ("«oui»", "guillemets"),
         ("Extrait : « « oui » »", "guillemets doublés"),
+        ("C'était faux.[i]1 plainte nulle.[/i]", "phrase collée"),
         ("à 14:04", "heure sans son jour"),
         ("le 2026-12-03", "date technique"),
         ("Procès just", "identifiant brut"),
