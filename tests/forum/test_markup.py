@@ -356,3 +356,23 @@ def test_a_public_channel_message_says_whom_it_is_for() -> None:
     text = render_message(msg, TEMPLATES, ctx)
     assert text.startswith("[b]Pour Dina :[/b]\n") and "Destinée" in text
     assert problems(text) == []
+
+
+@pytest.mark.parametrize(
+    ("status", "one", "two"),
+    [
+        ("just", "Ana incarnait bien le Personnage Woody.", "Ana et Bob incarnaient bien les"),
+        ("unjust", "L'accusation contre Ana était fausse.", "L'accusation contre Ana et Bob"),
+        ("void", "Ana n'est plus masqué :", "Ana et Bob ne sont plus masqués :"),
+    ],
+)
+def test_the_end_of_a_trial_agrees_with_its_accused(status: str, one: str, two: str) -> None:
+    ctx = ForumContext(pseudos={"A": "Ana", "B": "Bob"})
+    base = {"number": 1, "supposed": "woody", "supposed_fr": "Woody", "anonymous": False}
+    data = {"trial": 1, "status": status, "nulls": 1, "null_notice": True, "anonymous": 0}
+    msg = {"kind": "trial_ended", "public": True, "to": [], "text": "", "data": data}
+    ctx.trials[1] = {**base, "accused": ["Ana"]}
+    text = render_message(msg, TEMPLATES, ctx)
+    assert one in text and problems(text) == [] and french_problems(text) == []
+    ctx.trials[1] = {**base, "accused": ["Ana", "Bob"]}
+    assert two in render_message(msg, TEMPLATES, ctx)
