@@ -386,3 +386,51 @@ def test_a_complaint_not_made_here_is_never_sure(sentence: str, outcome: str) ->
         assert got == {} and any(f.author == "Zorro" for f in r.ignored)
     else:
         assert got == {"Zorro": outcome == "sure"}
+
+
+def test_an_old_thread_goes_to_its_own_trial() -> None:
+    """Two recorded trials against Grodoudou as Woody (the first lapsed): the first
+    thread, pasted late, is the first trial's, never the latest one's."""
+    from datetime import datetime
+
+    from ronde.engine.commands import Command
+
+    from .conftest import START
+
+    game = new_game()
+
+    def act(verb: str, by: str, when: str, **args: Any) -> None:
+        at = datetime.fromisoformat(when)
+        game.advance(at)
+        game.execute(Command(verb, by, at, args))
+
+    act(
+        "open_trial",
+        "KaktusJoe",
+        "2025-11-07T09:40:00+01:00",
+        against="Grodoudou",
+        **{"as": "woody"},
+    )
+    act(
+        "open_trial", "Tartine", "2025-11-08T10:00:00+01:00", against="Grodoudou", **{"as": "woody"}
+    )
+    trials = view(game.state, "game_master")["trials"]
+    assert [t["status"] for t in trials] == ["lapsed", "open"]
+    spec = thread(T("Zorro", "7 nov. 2025, 10:30", f"Moi, Zorro, {F}"))
+    for pages in ([page_text(spec, 1, 1)], [page_html(spec, 1, 1)]):
+        r = parse_pages(
+            pages, view(game.state, "game_master"), today=TODAY, game_masters=GMS, start=START
+        )
+        assert r.trial is not None and r.trial.number == 1, r.trial
+        assert [(p.action, p.args) for p in r.proposals] == [("complain", {"trial": 1})]
+    # page 2 alone: the last trial opened before its first post, with a doubt on each step
+    r = parse_pages(
+        [page_text(LONG, 2, 2)],
+        view(game.state, "game_master"),
+        today=TODAY,
+        game_masters=GMS,
+        start=START,
+    )
+    assert r.trial is not None and r.trial.number == 1
+    assert r.proposals and all(p.args["trial"] == 1 and not p.sure for p in r.proposals)
+    assert all("plusieurs Procès semblables" in " ".join(p.doubts) for p in r.proposals)

@@ -36,6 +36,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from ..engine.clock import parse_time
+from ..engine.errors import RuleViolation
 from ..engine.names import french_name
 from .names import NameMatch, Roster, characters_mentioned, match_character
 from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
@@ -346,8 +348,51 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     return hit.value
 
 
+def _opened_at(t: Mapping[str, Any], start: date | None) -> datetime | None:
+    if start is None:
+        return None
+    try:
+        return parse_time(str(t.get("opened") or ""), start)
+    except (RuleViolation, ValueError):
+        return None
+
+
+def _pick_trial(
+    matches: list[Mapping[str, Any]], thread: Thread, start: date | None, doubts: list[str]
+) -> Mapping[str, Any]:
+    """The recorded trial a thread is about, among several against the same accused as
+    the same Character (one lapsed, another opened later): the one opened at the
+    thread's first post (page 1), or the last opened before it; a doubt if unsure."""
+    if len(matches) == 1:
+        return matches[0]
+    first = next((p.time for p in thread.posts if p.time is not None), None)
+    numbers = ", ".join(f"n°{t['number']}" for t in matches)
+    if first is not None and start is not None:
+        minute = first.replace(second=0, microsecond=0)
+        timed = [(t, _opened_at(t, start)) for t in matches]
+        if thread.first_page == 1:
+            same = [t for t, at in timed if at is not None and at == minute]
+            if len(same) == 1:
+                return same[0]
+        before = [(at, t) for t, at in timed if at is not None and at <= minute]
+        if before:
+            chosen = max(before, key=lambda it: it[0])[1]
+            if thread.first_page != 1:
+                doubts.append(
+                    f"plusieurs Procès semblables ({numbers}) : n°{chosen['number']}, le dernier "
+                    "ouvert avant le premier message de la page"
+                )
+            return chosen
+    doubts.append(f"plusieurs Procès semblables ({numbers}) : le dernier retenu, à vérifier")
+    return matches[-1]
+
+
 def _find_trial(
-    thread: Thread, game: _Game, number: int | None, result: list[Diagnostic]
+    thread: Thread,
+    game: _Game,
+    number: int | None,
+    result: list[Diagnostic],
+    start: date | None = None,
 ) -> TrialRef | None:
     if number is not None:
         for t in game.trials:
@@ -406,7 +451,7 @@ def _find_trial(
         if sorted(t["accused"]) == sorted(names) and t["supposed"] == supposed
     ]
     if matches:
-        t = matches[-1]
+        t = _pick_trial(matches, thread, start, doubts)
         return TrialRef(int(t["number"]), names, supposed, True, doubts, t.get("opener"))
     return TrialRef(len(game.trials) + 1, names, supposed, False, doubts)
 
@@ -483,7 +528,7 @@ def _parse_thread(
     ignored: list[Finding] = []
     ref: TrialRef | None = None
     if kind == "trial":
-        ref = _find_trial(thread, game, trial, diagnostics)
+        ref = _find_trial(thread, game, trial, diagnostics, start)
         first_page = thread.first_page == 1
         if ref is not None and not ref.exists and not first_page:
             diagnostics.append(
@@ -558,7 +603,9 @@ def _trial_proposals(
             )
         )
     opener_name = proposals[0].by if proposals else ref.opener
-    pending = [] if ref.exists or opening else list(ref.doubts)
+    # the thread → trial reading itself doubtful (a recorded trial among similar ones, a
+    # trial not recorded read from a later page): every step carries the doubt
+    pending = list(ref.doubts) if ref.exists or not opening else []
     complained: set[str] = set()
     posted: set[tuple[str, str]] = set()
     for i, post in enumerate(posts):
