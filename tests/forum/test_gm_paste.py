@@ -434,3 +434,43 @@ def test_an_old_thread_goes_to_its_own_trial() -> None:
     assert r.trial is not None and r.trial.number == 1
     assert r.proposals and all(p.args["trial"] == 1 and not p.sure for p in r.proposals)
     assert all("plusieurs Procès semblables" in " ".join(p.doubts) for p in r.proposals)
+
+
+def test_a_new_trial_after_a_lapsed_one_is_opened() -> None:
+    """Grodoudou accused of Woody again after the first trial lapsed: the new thread
+    opens trial n°2 (before: read as the lapsed n°1, its opening dropped and its
+    complaints sure steps of a closed trial)."""
+    from datetime import datetime
+
+    from ronde.engine.commands import Command
+
+    from .conftest import START
+
+    game = new_game()
+    at = datetime.fromisoformat("2025-11-06T09:40:00+01:00")
+    game.advance(at)
+    game.execute(Command("open_trial", "KaktusJoe", at, {"against": "Grodoudou", "as": "woody"}))
+    game.advance(datetime.fromisoformat("2025-11-07T12:00:00+01:00"))
+    assert [t["status"] for t in view(game.state, "game_master")["trials"]] == ["lapsed"]
+    spec = ThreadSpec(
+        "x",
+        "Procès : Grodoudou est Woody !",
+        [
+            T("Tartine", "7 nov. 2025, 14:00", "J'accuse Grodoudou d'être Woody, encore !"),
+            T("Zorro", "7 nov. 2025, 14:30", f"Moi, Zorro, {F}"),
+        ],
+    )
+    for form in FORMS.values():
+        r = parse_pages(
+            [form(spec, 1, 1)],
+            view(game.state, "game_master"),
+            today=TODAY,
+            game_masters=GMS,
+            start=START,
+        )
+        assert r.trial is not None and (r.trial.number, r.trial.exists) == (2, False)
+        assert [(p.action, p.by, p.sure) for p in r.proposals] == [
+            ("open_trial", "Tartine", True),
+            ("complain", "Zorro", True),
+        ]
+        assert any("nouveau Procès" in d.message for d in r.diagnostics)

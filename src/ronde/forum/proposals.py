@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -40,6 +40,7 @@ from ..engine.clock import parse_time
 from ..engine.errors import RuleViolation
 from ..engine.names import french_name
 from .names import NameMatch, Roster, characters_mentioned, match_character
+from .render import STATUS_FR
 from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
 
 REHEARSAL_LINES = (3, 20)
@@ -349,22 +350,33 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
 
 
 def _opened_at(t: Mapping[str, Any], start: date | None) -> datetime | None:
-    if start is None:
+    return _game_time(t.get("opened"), start)
+
+
+def _deadline_at(t: Mapping[str, Any], start: date | None) -> datetime | None:
+    return _game_time(t.get("deadline"), start)
+
+
+def _game_time(text: object, start: date | None) -> datetime | None:
+    if start is None or not text:
         return None
     try:
-        return parse_time(str(t.get("opened") or ""), start)
+        return parse_time(str(text), start)
     except (RuleViolation, ValueError):
         return None
 
 
+#: a recorded opening this close to a page 1's first post is that post (typed times)
+_SAME_OPENING = timedelta(minutes=15)
+
+
 def _pick_trial(
     matches: list[Mapping[str, Any]], thread: Thread, start: date | None, doubts: list[str]
-) -> Mapping[str, Any]:
-    """The recorded trial a thread is about, among several against the same accused as
+) -> Mapping[str, Any] | None:
+    """The recorded trial a thread is about, among those against the same accused as
     the same Character (one lapsed, another opened later): the one opened at the
-    thread's first post (page 1), or the last opened before it; a doubt if unsure."""
-    if len(matches) == 1:
-        return matches[0]
+    thread's first post (page 1), or the last opened before it; a doubt if unsure.
+    None: a page 1 opened after every such trial ended is a new trial."""
     first = next((p.time for p in thread.posts if p.time is not None), None)
     numbers = ", ".join(f"n°{t['number']}" for t in matches)
     if first is not None and start is not None:
@@ -374,6 +386,18 @@ def _pick_trial(
             same = [t for t, at in timed if at is not None and at == minute]
             if len(same) == 1:
                 return same[0]
+            near = [t for t, at in timed if at is not None and abs(at - minute) <= _SAME_OPENING]
+            if len(near) == 1:
+                doubts.append(
+                    f"Procès n°{near[0]['number']} enregistré ouvert à {near[0]['opened']}, "
+                    "pas à l'heure du premier message"
+                )
+                return near[0]
+            ended = [_deadline_at(t, start) for t in matches if t.get("status") != "open"]
+            if len(ended) == len(matches) and all(d is not None and d <= minute for d in ended):
+                return None
+        if len(matches) == 1:
+            return matches[0]
         before = [(at, t) for t, at in timed if at is not None and at <= minute]
         if before:
             chosen = max(before, key=lambda it: it[0])[1]
@@ -451,8 +475,21 @@ def _find_trial(
         if sorted(t["accused"]) == sorted(names) and t["supposed"] == supposed
     ]
     if matches:
-        t = _pick_trial(matches, thread, start, doubts)
-        return TrialRef(int(t["number"]), names, supposed, True, doubts, t.get("opener"))
+        picked = _pick_trial(matches, thread, start, doubts)
+        if picked is not None:
+            return TrialRef(
+                int(picked["number"]), names, supposed, True, doubts, picked.get("opener")
+            )
+        ended = ", ".join(
+            f"le n°{m['number']} ({STATUS_FR.get(str(m.get('status')), m.get('status'))})"
+            for m in matches
+        )
+        result.append(
+            Diagnostic(
+                "info",
+                f"un nouveau Procès : {ended}, contre le même accusé, était fini avant",
+            )
+        )
     return TrialRef(len(game.trials) + 1, names, supposed, False, doubts)
 
 
