@@ -255,6 +255,10 @@ def test_apply_twice_records_nothing_twice(db: Any, tmp_path: Path) -> None:
     p1.write_text(page_text(LONG, 1, 2), encoding="utf-8")
     p2.write_text(page_text(LONG, 2, 2), encoding="utf-8")
     base = ["forum", "parse", "--game", "forum", "--today", TODAY.isoformat()]
+    before = len(service.current(game).log)
+    res = runner.invoke(app, [*base, str(p1), str(p2)])  # without --apply: nothing
+    assert res.exit_code == 0 and "do: complain" in res.output
+    assert len(service.current(game).log) == before
     res = runner.invoke(app, [*base, str(p1), "--apply"])
     assert res.exit_code == 0, res.output
     first = service.current(game)
