@@ -238,6 +238,9 @@ def test_pages_in_any_order_or_twice_give_the_same_steps(form: str) -> None:
     assert len(expected) == 14
     assert steps(parse(p2, p1)) == expected
     assert steps(parse(p1, p1, p2, p2)) == expected
+    # a saved page and a copy of the same page (the other form)
+    other = page_text if form == "html" else page_html
+    assert steps(parse(p1, other(LONG, 1, 2), p2)) == expected
     if form == "texte":  # pasted one after the other in one box
         assert steps(parse(p1 + p2)) == expected
         assert steps(parse(p2 + p1)) == expected
