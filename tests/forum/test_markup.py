@@ -183,9 +183,12 @@ def check_game(game: Game) -> tuple[int, list[str]]:
         out += [f"{where}: {p}" for p in problems(text)]
         out += [f"{where}: {p}" for p in french_problems(text)]
         out += [f"{where} (titre): {p}" for p in french_problems(heading(m, ctx))]
+        at = datetime.fromisoformat(m["at"])
+        waits = data.get("held")
+        if isinstance(waits, int) and (waits not in announced or at < announced[waits]):
+            out.append(f"{where}: message dû au verdict n°{waits} listé avant son annonce")
         if not m["public"]:
             continue
-        at = datetime.fromisoformat(m["at"])
         # what this public message itself tells everyone
         if kind in ("unmasking", "diva_public") and isinstance(data.get("player"), str):
             known.add((data["player"], str(data.get("character") or "diva")))
