@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from ronde.engine.clock import at_clock
-from ronde.engine.events import TrialAnnounced, TrialOpened
+from ronde.engine.events import MessageSent, PlayerUnmasked, TrialAnnounced, TrialOpened
 from ronde.engine.game import Game
 from ronde.engine.names import CAST_TABLE, french_name
 from ronde.forum.markup import problems
@@ -156,13 +156,19 @@ def check_game(game: Game) -> tuple[int, list[str]]:
     ctx = ForumContext.from_game(game)
     g = game.state
     # every Character each seat held in the game (a new mask, a Revenant's role ...)
-    held: dict[str, set[str]] = {s: {p.character} for s, p in g.players.items()}
+    # (from what assigns or reveals a role, never from a claim such as a chorus secret)
+    held: dict[str, set[str]] = {s: {str(p.character)} for s, p in g.players.items()}
     for e in game.log:
-        data = getattr(e, "data", None)
-        if isinstance(data, dict) and isinstance(data.get("character"), str):
-            for key in ("player", "seat"):
-                if isinstance(data.get(key), str) and data[key] in held:
-                    held[data[key]].add(data["character"])
+        if isinstance(e, PlayerUnmasked) and e.player in held:
+            held[e.player].add(e.character)
+        elif isinstance(e, MessageSent) and len(e.to) == 1 and e.to[0] in held:
+            role = {
+                "role_reveal": e.data.get("character"),
+                "revenant_role": e.data.get("role"),
+                "transfigured": "extra",
+            }.get(e.kind)
+            if isinstance(role, str):
+                held[e.to[0]].add(role)
     announced: dict[int, datetime] = {}
     anonymous_openers: dict[int, str] = {}
     for e in game.log:
@@ -379,3 +385,23 @@ def test_the_end_of_a_trial_agrees_with_its_accused(status: str, one: str, two: 
     assert one in text and problems(text) == [] and french_problems(text) == []
     ctx.trials[1] = {**base, "accused": ["Ana", "Bob"]}
     assert two in render_message(msg, TEMPLATES, ctx)
+
+
+def test_the_secret_check_finds_a_leak(
+    whole_games: list[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check itself: an identity said in public before anyone was told is found."""
+    game = whole_games[0]
+    first = next(p for p in game.state.players.values() if p.character not in (None, "extra"))
+    real = forum_messages(game)
+    leak = {
+        "kind": "theme",
+        "at": real[0]["at"],
+        "to": [],
+        "public": True,
+        "text": "",
+        "data": {"day": 1, "theme": f"{first.pseudo} : {french_name(first.character)}"},
+    }
+    monkeypatch.setattr(__name__ + ".forum_messages", lambda g: [leak, *real])
+    _count, found = check_game(game)
+    assert any(f"{first.pseudo} = " in f for f in found), found[:5]
