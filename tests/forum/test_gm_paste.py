@@ -481,3 +481,23 @@ def test_a_new_trial_after_a_lapsed_one_is_opened() -> None:
             ("complain", "Zorro", True),
         ]
         assert any("nouveau Procès" in d.message for d in r.diagnostics)
+
+
+def test_a_refused_complaint_is_still_a_post_in_the_trial(db: Any, tmp_path: Path) -> None:
+    """Chuck may not accuse Woody: his complaint is refused, his post in the trial is
+    recorded (R4.5: it counts for Chucky's trials and the days on the forum), once."""
+    from ronde.web.games import service, transfer
+
+    service.clear_cache()
+    game = transfer.create("forum", new_game(), clock="manual")
+    f = tmp_path / "p.txt"
+    spec = thread(T("Chuck", "7 nov. 2025, 10:30", f"Moi, Chuck, {F}"))
+    f.write_text(page_text(spec, 1, 1), encoding="utf-8")
+    args = ["forum", "parse", "--game", "forum", "--today", TODAY.isoformat(), str(f), "--apply"]
+    for _ in range(2):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 1  # the refusal is reported
+        assert "Refusé not_your_target" in res.output
+    g = service.current(game)
+    assert [(e.player, e.trial) for e in g.log if isinstance(e, Posted)] == [("Chuck", 1)]
+    assert view(g.state, "game_master")["trials"][0]["complaints"] == []

@@ -21,6 +21,7 @@ header ("Jour N").
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
@@ -257,6 +258,24 @@ def parse_command(
         if not out.ok:
             refused += 1
             typer.echo(f"Refusé {out.code} : {prop.action} de {prop.by} : {out.message}", err=True)
+            if prop.action == "complain" and out.code not in ("conflict", "correction"):
+                # the post is in the trial's topic all the same (R4.5: participation,
+                # Chucky's and the Devil's Advocate's trials)
+                post = dataclasses.replace(prop, action="post", args={"trial": prop.args["trial"]})
+                if done(post):
+                    continue
+                try:
+                    out = service.record(stored, None, "post", prop.by, dict(post.args), at=prop.at)
+                except service.Conflict:
+                    continue
+                if out.ok:
+                    recorded += 1
+                    events += len(out.events)
+                    typer.echo(
+                        f"  … enregistré comme message de {prop.by} dans le Procès "
+                        f"n°{prop.args['trial']}",
+                        err=True,
+                    )
             continue
         recorded += 1
         events += len(out.events)
