@@ -494,10 +494,11 @@ def test_a_refused_complaint_is_still_a_post_in_the_trial(db: Any, tmp_path: Pat
     spec = thread(T("Chuck", "7 nov. 2025, 10:30", f"Moi, Chuck, {F}"))
     f.write_text(page_text(spec, 1, 1), encoding="utf-8")
     args = ["forum", "parse", "--game", "forum", "--today", TODAY.isoformat(), str(f), "--apply"]
-    for _ in range(2):
-        res = runner.invoke(app, args)
-        assert res.exit_code == 1  # the refusal is reported
-        assert "Refusé not_your_target" in res.output
+    res = runner.invoke(app, args)
+    assert res.exit_code == 1  # the refusal is reported
+    assert "Refusé not_your_target" in res.output
+    res = runner.invoke(app, args)  # again: recognised
+    assert res.exit_code == 0 and "déjà enregistrée comme message" in res.output
     g = service.current(game)
     assert [(e.player, e.trial) for e in g.log if isinstance(e, Posted)] == [("Chuck", 1)]
     assert view(g.state, "game_master")["trials"][0]["complaints"] == []

@@ -489,3 +489,33 @@ def test_a_template_preview_warns_of_broken_forum_markup(
         {"name": "trial_opened.txt", "op": "preview", "text": "[b]Procès {{ trial.number }}[/b]"},
     )
     assert "Balisage du forum" not in unescape(res.content.decode())
+
+
+def test_a_refused_complaint_is_recorded_as_a_post_once(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Kim's complaint in Bob's trial is refused (her complaint of the day went to
+    another trial): her post in the topic is recorded as a post (R4.5), once, and a
+    second reading of the page recognises it."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    client.post(url(world, "forum"), rows(read(client, world, page_text(TRIAL, 1, 1))))
+    assert service.record(
+        world.game, None, "open_trial", "Cid", {"against": "Dan", "as": "halus"}, at=at("J2 11:00")
+    ).ok
+    spec = ThreadSpec(
+        name="k",
+        title="Procès : Bob est Woody !",
+        posts=[*TRIAL.posts, complaint("Kim", "2 déc. 2026, 12:00")],
+    )
+    assert service.record(world.game, None, "complain", "Kim", {"trial": 2}, at=at("J2 11:30")).ok
+    res = read(client, world, page_text(spec, 1, 1))
+    data = rows(res)
+    kim = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Kim")
+    assert data.get(kim + "-ok")
+    client.post(url(world, "forum"), data)
+    posts = Action.objects.filter(game=world.game, action="post", by="Kim")
+    assert posts.count() == 1
+    res = read(client, world, page_text(spec, 1, 1))
+    assert "déjà enregistrée comme message" in unescape(res.content.decode())
+    assert not rows(res).get(kim + "-ok")

@@ -306,8 +306,11 @@ def _recorded_steps(stored: Any, gm_view: Mapping[str, Any]) -> Callable[[Any], 
 
     def why(prop: Any) -> str:
         trial = str(prop.args.get("trial", "")) if prop.action in ("complain", "post") else ""
-        if (prop.action, prop.by.casefold(), minute(prop.at), trial) in done:
+        who, when = prop.by.casefold(), minute(prop.at)
+        if (prop.action, who, when, trial) in done:
             return "même action à la même heure"
+        if prop.action == "complain" and ("post", who, when, trial) in done:
+            return "plainte refusée, déjà enregistrée comme message"
         if prop.action == "complain" and (prop.args.get("trial"), prop.by.casefold()) in complained:
             return "plainte déjà comptée dans ce Procès"
         return ""

@@ -244,6 +244,9 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         else:
             s.problem = f"refusé ({out.code}) : {out.message}"
             errors.append(f"{s.label} de {s.by} ({s.at}) : {out.message}")
+            if rec.action == "complain" and fc.record_post_instead(game, request.user, rec):
+                # the post is in the trial's topic all the same (R4.5)
+                s.problem += " — enregistré comme message dans le Procès"
     if recorded:
         messages.success(
             request, f"Enregistré : {recorded} action(s) du forum, à leurs heures du forum."
