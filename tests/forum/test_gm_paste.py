@@ -344,6 +344,13 @@ def test_an_edited_complaint_says_so(form: str) -> None:
     assert any("7 nov. 2025, 10:38" in n for n in zorro.notes)
     tartine = next(p for p in r.proposals if p.by == "Tartine")
     assert tartine.notes == []
+    assert r.proposals[0].action == "open_trial" and r.proposals[0].notes == []
+    # the opening post may be edited at any time: the game master is told
+    edited = P(**{**OPENING.__dict__, "edited": "8 nov. 2025, 08:00"})
+    spec = ThreadSpec("x", "Procès : Grodoudou est Woody !", [edited, *spec.posts[1:]])
+    r = parse(FORMS[form](spec, 1, 1))
+    assert r.proposals[0].action == "open_trial"
+    assert any("8 nov. 2025, 08:00" in n for n in r.proposals[0].notes)
 
 
 def test_a_moderators_edit_is_a_doubt() -> None:

@@ -637,6 +637,12 @@ def _trial_proposals(
                 first.index,
                 _excerpt(first.own_text),
                 doubts,
+                [
+                    f"message d'ouverture modifié ({first.edited}) : l'accusation lue est "
+                    "celle d'après la modification"
+                ]
+                if first.edited
+                else [],
             )
         )
     opener_name = proposals[0].by if proposals else ref.opener
