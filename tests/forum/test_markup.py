@@ -24,6 +24,7 @@ from ronde.forum.render import (
     forum_messages,
     heading,
     load_templates,
+    plain,
     render,
     render_message,
 )
@@ -176,6 +177,13 @@ def check_game(game: Game) -> tuple[int, list[str]]:
             announced.setdefault(e.trial, e.at)
         elif isinstance(e, TrialOpened) and e.anonymous and e.opener != "chorus":
             anonymous_openers[e.trial] = e.opener
+    names = sorted(ctx.pseudos.values(), key=len, reverse=True)
+
+    def unnamed(text: str) -> str:
+        for name in names:
+            text = text.replace(plain(name), "Pseudo").replace(name, "Pseudo")
+        return text
+
     known: set[tuple[str, str]] = set()  # (seat, character) told to everyone so far
     out: list[str] = []
     count = 0
@@ -187,8 +195,9 @@ def check_game(game: Game) -> tuple[int, list[str]]:
         if r.problem:
             out.append(f"{where}: {r.problem}")
         out += [f"{where}: {p}" for p in problems(text)]
-        out += [f"{where}: {p}" for p in french_problems(text)]
-        out += [f"{where} (titre): {p}" for p in french_problems(heading(m, ctx))]
+        # a pseudo is the player's own text, not Ronde's French
+        out += [f"{where}: {p}" for p in french_problems(unnamed(text))]
+        out += [f"{where} (titre): {p}" for p in french_problems(unnamed(heading(m, ctx)))]
         at = datetime.fromisoformat(m["at"])
         waits = data.get("held")
         if isinstance(waits, int) and (waits not in announced or at < announced[waits]):
@@ -405,3 +414,18 @@ def test_the_secret_check_finds_a_leak(
     monkeypatch.setattr(__name__ + ".forum_messages", lambda g: [leak, *real])
     _count, found = check_game(game)
     assert any(f"{first.pseudo} = " in f for f in found), found[:5]
+
+
+def test_pseudos_stay_text_whatever_they_hold() -> None:
+    """Town aliases are any 4 to 22 characters (FORUM-PAGE.md): "--Bob--", "@lice",
+    "**Star**" … stay text in every message, never strike, mention or close a tag."""
+    from ronde.sim import draw, play_cast
+
+    weird = ["[b]Zed", "@lice", "Max{d6}", "--Bob--", ":smile:Sam", "**Star**", "Ann//B//"]
+    names = [f"Joueur{i:02d}" for i in range(1, 29 - len(weird))] + weird
+    rng = random.Random(5)
+    cast, ronde = draw(names, random.Random(rng.random()))  # type: ignore[arg-type]
+    game = play_cast(cast, ronde, rng).game
+    count, found = check_game(game)
+    assert found == [], found[:10]
+    assert count > 100

@@ -351,7 +351,10 @@ def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[st
         # public facts only, and only for public messages
         number = data.get("trial")
         if isinstance(number, int) and number in ctx.trials:
-            trial = ctx.trials[number]
+            # pseudos are the players' own text: inert in the markup ("--Bob--", "@lice")
+            trial = dict(ctx.trials[number])
+            trial["accused"] = [plain(a) for a in trial.get("accused") or ()]
+            trial["opener"] = plain(trial["opener"]) if trial.get("opener") else None
         if kind == "unmasking":
             # the engine's data names the trial; older logs: find it by the event
             key = (str(at), str(data.get("player")))
@@ -372,13 +375,13 @@ def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[st
         "text": str(msg.get("text", "")),
         "data": data,
         "public": public,
-        "to": [ctx.pseudo(s) for s in msg.get("to") or ()],
+        "to": [plain(ctx.pseudo(s)) for s in msg.get("to") or ()],
         "at": at,
         "when": ctx.when(at) if at else "",
         "day": ctx.day(at) if at else None,
         "trial": trial,
         "extra": extra,
-        "pseudo": ctx.pseudo,
+        "pseudo": lambda seat: plain(ctx.pseudo(seat)),
         "perso": french_name,
         "persos": lambda ids: join_fr(french_name(str(c)) for c in (ids or ())),
         "role": role,
@@ -406,7 +409,7 @@ def render(
     to = [ctx.pseudo(s) for s in message.get("to") or ()]
     if message.get("public") and to and (name != "_default.txt" and not problem):
         # a player's public channel (the Diva, R7.14.1): the forum must say whom it is for
-        text = f"[b]Pour {join_fr(to)} :[/b]\n{text}"
+        text = f"[b]Pour {join_fr(plain(p) for p in to)} :[/b]\n{text}"
     if ZWSP in text:
         # the forum's editor removes the first U+200B of a post (FORUM-PAGE.md)
         text = ZWSP + text
