@@ -12,6 +12,8 @@ import re
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from ronde.engine.clock import at_clock
 from ronde.engine.events import MessageSent, PlayerUnmasked, TrialAnnounced, TrialOpened
@@ -429,3 +431,15 @@ def test_pseudos_stay_text_whatever_they_hold() -> None:
     count, found = check_game(game)
     assert found == [], found[:10]
     assert count > 100
+
+
+@settings(max_examples=300, deadline=None)
+@example("a\n * b")
+@example("[=")
+@given(st.text(alphabet=st.sampled_from(list("ab [/]{}@:*-_=.\n d6quotebrp")), max_size=60))
+def test_plain_makes_any_player_text_inert(text: str) -> None:
+    """Whatever a player types (arguments, a theme, a pseudo), once through plain()
+    inside Ronde's markup it is text: no tag, inset, mention, short form or emote."""
+    inert = plain(text)
+    assert inert.replace(ZWSP, "") == text
+    assert problems(f"[quote=Arguments]{inert}[/quote]") == []

@@ -59,7 +59,7 @@ NOT_IN_ITSELF: Final = frozenset(
     {"b", "i", "u", "s", "ul", "ol", "li", "rp", "spoiler", "aparte", "bad", "big", "."}
 )
 
-_TAG = re.compile(r"\[(/?)([^\[\]=\n]*)(?:=([^\]\n]*))?\]")
+_TAG = re.compile(r"\[(/?)([^\[\]=\n]*)(?:=([^\[\]\n]*))?\]")
 _INSET = re.compile(r"\{([a-zA-Z]+)\}|\{([a-zA-Z]+),([\w,]*)\}|\{([a-zA-Z]+)(\d+)\}")
 _MENTION = re.compile(r"@[\w-]")
 _SHORT = re.compile(r"(\*\*|//|--)(.*?)\1", re.S)

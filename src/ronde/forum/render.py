@@ -128,15 +128,15 @@ CAUSES_FR = {
 }
 
 
-_INERT = re.compile(r"[\[{@]|:(?=\w)|([*/-])(?=\1)")
+_INERT = re.compile(r"[\[{@]|:(?=\w)|([*/-])(?=\1)|(?<=\s)\*(?=\s)")
 
 
 def plain(text: object) -> str:
     """Player-written text made inert inside forum markup: a zero-width space after
     each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag;
     likewise after ``{`` (the forum's server-random insets: ``{d6}``, ``{habitant}``),
-    ``@`` (a mention), ``:`` before a word (an emote) and the first of ``**``, ``//``,
-    ``--`` (short forms)."""
+    ``@`` (a mention), ``:`` before a word (an emote), the first of ``**``, ``//``,
+    ``--`` (short forms) and a lone ``*`` (" * " opens a list line)."""
     return _INERT.sub(lambda m: m.group(0) + ZWSP, str(text))
 
 
