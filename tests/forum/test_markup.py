@@ -443,3 +443,19 @@ def test_plain_makes_any_player_text_inert(text: str) -> None:
     inert = plain(text)
     assert inert.replace(ZWSP, "") == text
     assert problems(f"[quote=Arguments]{inert}[/quote]") == []
+
+
+@pytest.mark.parametrize(
+    ("nulls", "notice"),
+    [(2, "2 plaintes étaient nulles."), (0, "Au moins une plainte était nulle.")],
+)
+def test_the_null_notice_follows_a19(nulls: int, notice: str) -> None:
+    """R5.13: a quorate trial with a null complaint says so; A19 `generic` (the engine
+    gives no count) says only that one at least was null (before: nothing at all)."""
+    ctx = ForumContext(pseudos={"A": "Ana"})
+    ctx.trials[1] = {"number": 1, "accused": ["Ana"], "supposed": "woody", "supposed_fr": "Woody"}
+    data = {"trial": 1, "status": "unjust", "nulls": nulls, "null_notice": True, "anonymous": 0}
+    msg = {"kind": "trial_ended", "public": True, "to": [], "text": "", "data": data}
+    assert notice in render_message(msg, TEMPLATES, ctx)
+    quiet = {**msg, "data": {**data, "null_notice": False, "nulls": 0}}
+    assert "nulle" not in render_message(quiet, TEMPLATES, ctx)
