@@ -459,3 +459,14 @@ def test_the_null_notice_follows_a19(nulls: int, notice: str) -> None:
     assert notice in render_message(msg, TEMPLATES, ctx)
     quiet = {**msg, "data": {**data, "null_notice": False, "nulls": 0}}
     assert "nulle" not in render_message(quiet, TEMPLATES, ctx)
+
+
+def test_an_unmasking_for_a_constraint_gives_its_day() -> None:
+    """The engine's public text says which day's constraint failed ("(J7)"): so does the
+    forum's; a duty's detail (Destiny's schedule, the monster …) never."""
+    ctx = ForumContext(pseudos={"A": "Ana"})
+    data = {"player": "A", "character": "pianist", "cause": "constraint", "detail": "J7"}
+    msg = {"kind": "unmasking", "public": True, "to": [], "text": "", "data": data}
+    assert "[i]Cause : contrainte non respectée (J7).[/i]" in render_message(msg, TEMPLATES, ctx)
+    duty = {**msg, "data": {**data, "cause": "duty", "detail": "J7"}}
+    assert "[i]Cause : devoir non accompli.[/i]" in render_message(duty, TEMPLATES, ctx)
