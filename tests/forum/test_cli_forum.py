@@ -33,6 +33,9 @@ def test_parse_prints_steps_and_records_nothing(tmp_path: Path) -> None:
     assert "by: Tartine, do: complain, trial: 1}" in res.output
     assert "#? - {at: '2025-11-07T13:10:00+01:00', by: Fanfan, do: complain" in res.output
     assert "doute : accusé « Grododou » lu comme « Grodoudou »" in res.output
+    # the comment lines are French: no engine key, no "text"/"html"
+    assert "Grodoudou accusé(s) d'être Woody" in res.output
+    assert "message(s), copie du navigateur" in res.output
     assert path.read_text(encoding="utf-8") == before
 
 
@@ -95,7 +98,7 @@ def test_announce_prints_forum_markup(tmp_path: Path) -> None:
     assert "[b]⏰ J13 : dernier jour ![/b]" in res.output
     res = runner.invoke(app, ["announce", str(path), "--to", "Joueur03"])
     assert res.exit_code == 0, res.output
-    assert "role_reveal" in res.output and "[collapse=Vos règles]" in res.output
+    assert "— MP à Joueur03 — rôle\n" in res.output and "[collapse=Vos règles]" in res.output
     tpl = tmp_path / "modeles"
     tpl.mkdir()
     (tpl / "unmasking.txt").write_text("MASQUE TOMBÉ : {{ pseudo(data.player) }}", "utf-8")

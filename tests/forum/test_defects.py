@@ -372,7 +372,8 @@ def test_cli_participation_without_today_uses_the_header_and_skips_game_masters(
         app, ["forum", "participation", "--game", str(path), "--rehearsals", str(f)]
     )
     assert res.exit_code == 0, res.output
-    assert "Tartine : Répétitions 1 jour(s) ['J5']" in res.output
+    assert "Tartine : Répétitions 1 jour (J5) ; FV 1 jour (J5)" in res.output
+    assert "[" not in res.output.replace("[ Lien ]", "")  # no Python list on a French line
     assert "Mj_Rose" not in res.output.replace("# ", "")
     # without the header line, the posts are not dropped silently
     f.write_text(page_text(spec, 1, 1).replace("Jour 5\n", ""), encoding="utf-8")

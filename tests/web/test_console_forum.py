@@ -12,6 +12,7 @@ import pytest
 
 from ronde.web.games import service
 from ronde.web.games.models import Action, ForumTemplate, Posting
+from tests.conftest import SMALL_RONDE
 from tests.forum.fixtures.build_fixtures import P, ThreadSpec, page_html, page_text
 
 from .conftest import World, at, gm_client
@@ -402,3 +403,119 @@ def test_the_templates_page_names_each_template_in_french(client: Any, world: Wo
     visible = html.unescape(re.sub(r"<[^>]+>", " ", page))
     assert "Verdict d'un Procès" in visible and "Ouverture d'un Procès" in visible
     assert ".txt" not in visible
+
+
+def test_to_post_sends_the_heros_declaration_to_the_fm(db: Any, client: Any, clock: Any) -> None:
+    """A57 `fm_distinct`: the Tragic Hero's daily declaration goes to the Forum Monde,
+    written as he says it (not "[FM] …", which the forum would show as it is)."""
+    from ronde.web.games import service as svc
+
+    from .conftest import CAST, make_world
+
+    svc.clear_cache()
+    cast = {**CAST, "Ida": "tragic_hero"}
+    world = make_world(cast=cast, ronde=[*SMALL_RONDE, "tragic_hero"])
+    gm_client(client, world)
+    clock("J2 18:00")
+    assert service.record(
+        world.game, None, "declare_not", "Ida", {"player": "Bob"}, at=at("J2 10:00")
+    ).ok
+    html = unescape(client.get(url(world, "a-poster")).content.decode())
+    assert "Forum Monde (FM)" in html
+    assert "« Moi, le grand héros, je ne suis pas ce manant de Bob ! »" in html
+    assert "[FM]" not in html
+
+
+def _long_trial() -> ThreadSpec:
+    """Bob's trial over two pages: a complaint, a quote of it, a withdrawal, posts."""
+    quoted = ("quote", "Hal\0Moi, Hal, " + FORMULA, "12")
+    posts = [
+        P("Ana", "2 déc. 2026, 10:00", "town", [("text", "J'accuse Bob d'être Woody !", "")]),
+        complaint("Hal", "2 déc. 2026, 10:10"),
+        P("Ida", "2 déc. 2026, 10:15", "town", [quoted, ("text", "Pareil.", "")]),
+        P("Jo", "2 déc. 2026, 10:20", "town", [("text", "Je retire ma plainte contre Bob.", "")]),
+    ]
+    posts += [
+        P(who, f"2 déc. 2026, 11:{k:02d}", "town", [("text", "Bof.", "")])
+        for k, who in enumerate(["Kim", "Lou", "Max", "Ned", "Cid", "Dan"])
+    ]
+    posts += [complaint("Gus", "2 déc. 2026, 12:00"), complaint("Ida", "2 déc. 2026, 12:05")]
+    return ThreadSpec(name="long", title="Procès : Bob est Woody !", posts=posts)
+
+
+def test_pages_pasted_as_they_come_record_each_action_once(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Page 1 recorded, then pages 2 and 1 pasted in one box the next day: the page-1
+    steps are recognised, a quote or a withdrawal is never a complaint."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    spec = _long_trial()
+    p1, p2 = page_text(spec, 1, 2), page_text(spec, 2, 2)
+    res = read(client, world, p1)
+    html = res.content.decode()
+    assert "retrait d&#x27;une plainte" in html or "retrait d'une plainte" in html
+    assert client.post(url(world, "forum"), rows(res)).status_code == 302
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Hal"]
+    first = Action.objects.filter(game=world.game).count()
+    clock("J3 09:00")
+    res = read(client, world, p2 + p1)
+    data = rows(res)
+    ticked = [k for k in data if k.endswith("-ok")]
+    assert len(ticked) == 2  # Gus's and Ida's complaints on page 2, nothing of page 1
+    assert client.post(url(world, "forum"), data).status_code == 302
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Hal", "Gus", "Ida"]
+    assert Action.objects.filter(game=world.game).count() == first + 2
+    res = read(client, world, p1 + p2)
+    assert not [k for k in rows(res) if k.endswith("-ok")]
+
+
+def test_a_template_preview_warns_of_broken_forum_markup(
+    client: Any, world: World, clock: Any
+) -> None:
+    gm_client(client, world)
+    clock("J2 18:00")
+    client.post(url(world, "forum"), rows(read(client, world, page_text(TRIAL, 1, 1))))
+    res = client.post(
+        url(world, "modeles"),
+        {"name": "trial_opened.txt", "op": "preview", "text": "[b]Procès {{ trial.number }}"},
+    )
+    html = unescape(res.content.decode())
+    assert "Balisage du forum à revoir" in html and "[b] jamais fermée" in html
+    res = client.post(
+        url(world, "modeles"),
+        {"name": "trial_opened.txt", "op": "preview", "text": "[b]Procès {{ trial.number }}[/b]"},
+    )
+    assert "Balisage du forum" not in unescape(res.content.decode())
+
+
+def test_a_refused_complaint_is_recorded_as_a_post_once(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Kim's complaint in Bob's trial is refused (her complaint of the day went to
+    another trial): her post in the topic is recorded as a post (R4.5), once, and a
+    second reading of the page recognises it."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    client.post(url(world, "forum"), rows(read(client, world, page_text(TRIAL, 1, 1))))
+    assert service.record(
+        world.game, None, "open_trial", "Cid", {"against": "Dan", "as": "halus"}, at=at("J2 11:00")
+    ).ok
+    spec = ThreadSpec(
+        name="k",
+        title="Procès : Bob est Woody !",
+        posts=[*TRIAL.posts, complaint("Kim", "2 déc. 2026, 12:00")],
+    )
+    assert service.record(world.game, None, "complain", "Kim", {"trial": 2}, at=at("J2 11:30")).ok
+    res = read(client, world, page_text(spec, 1, 1))
+    data = rows(res)
+    kim = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Kim")
+    assert data.get(kim + "-ok")
+    client.post(url(world, "forum"), data)
+    posts = Action.objects.filter(game=world.game, action="post", by="Kim")
+    assert posts.count() == 1
+    res = read(client, world, page_text(spec, 1, 1))
+    assert "déjà enregistrée comme message" in unescape(res.content.decode())
+    assert not rows(res).get(kim + "-ok")

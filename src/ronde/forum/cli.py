@@ -21,8 +21,10 @@ header ("Jour N").
 
 from __future__ import annotations
 
+import dataclasses
 import sys
-from datetime import date
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -142,6 +144,7 @@ def parse_command(
 ) -> None:
     """Lit une page du forum et propose ses actions (YAML) ; rien n'est enregistré sans --apply."""
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
+    from ..engine.names import french_name
     from ..engine.views import view
     from .apply import number_new_trials, plan
     from .proposals import parse_pages
@@ -185,7 +188,8 @@ def parse_command(
     for result in results:
         th = result.thread
         typer.echo(
-            f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), {th.source}"
+            f"# Sujet : {th.title or '(sans titre)'} — {len(th.posts)} message(s), "
+            + ("page HTML enregistrée" if th.source == "html" else "copie du navigateur")
         )
         for p in th.posts:
             typer.echo(
@@ -197,7 +201,7 @@ def parse_command(
             state = "déjà enregistré" if t.exists else "à ouvrir"
             typer.echo(
                 f"# Procès n°{t.number} ({state}) : {' et '.join(t.accused)} accusé(s) d'être "
-                f"{t.supposed}"
+                f"{french_name(t.supposed) if t.supposed else '?'}"
             )
         for d in result.diagnostics:
             typer.echo(f"# {d}")
@@ -235,7 +239,14 @@ def parse_command(
             f"Non enregistré : {h.proposal.action} de {h.proposal.by} : {h.reason}", err=True
         )
     recorded = events = 0
+    done = _recorded_steps(stored, view(service.current(stored).state, "game_master"))
     for prop in ready:
+        already = done(prop)
+        if already:
+            typer.echo(
+                f"Déjà enregistré : {prop.action} de {prop.by} ({already}), ignoré", err=True
+            )
+            continue
         try:
             out = service.record(stored, None, prop.action, prop.by, dict(prop.args), at=prop.at)
         except service.Conflict:
@@ -247,12 +258,64 @@ def parse_command(
         if not out.ok:
             refused += 1
             typer.echo(f"Refusé {out.code} : {prop.action} de {prop.by} : {out.message}", err=True)
+            if prop.action == "complain" and out.code not in ("conflict", "correction"):
+                # the post is in the trial's topic all the same (R4.5: participation,
+                # Chucky's and the Devil's Advocate's trials)
+                post = dataclasses.replace(prop, action="post", args={"trial": prop.args["trial"]})
+                if done(post):
+                    continue
+                try:
+                    out = service.record(stored, None, "post", prop.by, dict(post.args), at=prop.at)
+                except service.Conflict:
+                    continue
+                if out.ok:
+                    recorded += 1
+                    events += len(out.events)
+                    typer.echo(
+                        f"  … enregistré comme message de {prop.by} dans le Procès "
+                        f"n°{prop.args['trial']}",
+                        err=True,
+                    )
             continue
         recorded += 1
         events += len(out.events)
     typer.echo(f"Enregistré : {recorded} action(s), {events} événement(s)", err=True)
     if refused:
         raise typer.Exit(1)
+
+
+def _recorded_steps(stored: Any, gm_view: Mapping[str, Any]) -> Callable[[Any], str]:
+    """Why a proposal is already in the game ("" if not): the same action, author,
+    forum minute and trial recorded and not struck, or a complaint already counted in
+    its trial (a page read again, or with the pages after it)."""
+    from ..engine.clock import PARIS
+    from ..web.games.models import Action
+
+    def minute(t: datetime) -> str:
+        return t.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")
+
+    done = {
+        (a.action, a.by.casefold(), minute(a.at), str(a.args.get("trial", "")))
+        for a in Action.objects.filter(game=stored, struck=False)
+    }
+    complained = {
+        (int(t["number"]), str(c["author"]).casefold())
+        for t in gm_view["trials"]
+        for c in t["complaints"]
+    }
+
+    def why(prop: Any) -> str:
+        trial = str(prop.args.get("trial", "")) if prop.action in ("complain", "post") else ""
+        who, when = prop.by.casefold(), minute(prop.at)
+        if (prop.action, who, when, trial) in done:
+            return "même action à la même heure"
+        if prop.action == "complain" and ("post", who, when, trial) in done:
+            return "plainte refusée, déjà enregistrée comme message"
+        if prop.action == "complain" and (prop.args.get("trial"), prop.by.casefold()) in complained:
+            return "plainte déjà comptée dans ce Procès"
+        return ""
+
+    return why
 
 
 def _read_pages(
@@ -275,6 +338,14 @@ def _read_pages(
                 typer.echo(f"# {f.name} : {d}", err=True)
         threads.append(thread)
     return threads
+
+
+def _days_fr(days: list[int]) -> str:
+    """``2 jours (J3, J5)``, ``aucun jour``."""
+    if not days:
+        return "aucun jour"
+    listed = ", ".join(f"J{d}" for d in days)
+    return f"{len(days)} jour{'s' if len(days) > 1 else ''} ({listed})"
 
 
 def _iso_day(text: str | None) -> date | None:
@@ -365,10 +436,7 @@ def participation_command(
     for name in sorted(set(part.forum_days) | set(part.rehearsal_days), key=str.casefold):
         r = sorted(part.rehearsal_days.get(name, set()))
         f = sorted(part.forum_days.get(name, set()))
-        typer.echo(
-            f"{name} : Répétitions {len(r)} jour(s) {['J' + str(d) for d in r]} ; "
-            f"FV {len(f)} jour(s) {['J' + str(d) for d in f]}"
-        )
+        typer.echo(f"{name} : Répétitions {_days_fr(r)} ; FV {_days_fr(f)}")
     for line in part.refused:
         typer.echo(f"# hors limites : {line}")
 

@@ -31,13 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from ..engine.clock import parse_time
+from ..engine.errors import RuleViolation
 from ..engine.names import french_name
 from .names import NameMatch, Roster, characters_mentioned, match_character
+from .render import STATUS_FR
 from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
 
 REHEARSAL_LINES = (3, 20)
@@ -139,7 +142,33 @@ _CONDITIONAL = re.compile(
     r"(?:ais|ait|ions|iez|aient)\b",
 )
 _NEGATION = re.compile(
-    r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point)\b|\bpas de plainte\b"
+    r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point|aucune?|rien)\b|\bpas de plainte\b"
+)
+#: a complaint announced, wished, advised, recalled or denied without "ne": a doubt
+_NOT_NOW = (
+    (
+        re.compile(r"\b(?:pas|jamais|aucune?)\b"),
+        "négation ? (« pas », « jamais » sans « ne ») : une plainte ?",
+    ),
+    (
+        re.compile(r"\b(?:pos|port|depos|post)er(?:ai|as|a|ons|ez|ont)\b"),
+        "au futur : une plainte annoncée, pas posée ?",
+    ),
+    (
+        re.compile(
+            r"\b(?:vais|vas|va|allons|allez|vont|compte|comptons|veux|voulons|souhaite"
+            r"|souhaitons|pense|pensons|hesite|envisage|prevois|conseille|propose|invite"
+            r"|demande|suggere)\b(?:\s+\S+){0,3}?\s+(?:a\s+|de\s+|d')?"
+            r"(?:poser|porter|deposer|poster)\b"
+        ),
+        "une intention ou un conseil (« je vais / veux / compte … poser ») : posée ici ?",
+    ),
+    (
+        re.compile(
+            r"\b(?:j'ai|ai|as|a|avons|avez|ont)\s+(?:deja\s+|bien\s+)?(?:pose|porte|depose|poste)\b"
+        ),
+        "au passé : le rappel d'une plainte, ou une plainte posée ici ?",
+    ),
 )
 _NOT_A_NAME = {"je", "j'", "aussi", "meme", "moi", "perso", "personnellement", "egalement"}
 _QUESTION_START = re.compile(
@@ -151,8 +180,19 @@ _SPEAKER = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:je|j'|jpose|jporte)\b")
 _AGAINST = re.compile(
     r"\bcontre\s+(?P<who>.+?)\s*"
-    r"(?:\bpour\b|\bdans\b|\bd'avoir\b|\bqui\b|\bcar\b|\ben tant\b|[,;:]|$)"
+    r"(?:\bpour\b|\bdans\b|\bd'avoir\b|\bqui\b|\bcar\b|\ben tant\b|[,;:(]|$)"
 )
+#: "je retire / j'annule ma plainte": the rules have no withdrawal, never a complaint
+_WITHDRAWAL = re.compile(
+    r"\b(?:retir|annul|enlev|supprim|retract|efface)\w*\s+(?:\S+\s+){0,2}?plaintes?\b"
+    r"|\bplaintes?\s+(?:est\s+|sont\s+)?(?:retiree|annulee|supprimee)s?\b"
+)
+#: "Plainte contre X pour …": the formula without "Moi, pseudo, pose"
+_ELLIPTIC = re.compile(r"^\W*(?:une\s+|ma\s+)?plainte\s+contre\b")
+#: "… contre X (Woody)": the Character in brackets after the accused
+_BRACKETED = re.compile(r"\bcontre\b[^()]*\((?P<what>[^()]+)\)")
+#: the example's placeholder copied as it is ("Moi, votre pseudo, pose …")
+_PLACEHOLDERS = {"votre pseudo", "ton pseudo", "mon pseudo", "pseudo", "[pseudo]"}
 _ROLE = re.compile(
     r"\b(?:role|personnage)\s+(?:de\s+|d'|du\s+|des\s+)(?P<what>.+)$"
     r"|\ben tant que\s+(?P<as>.+)$"
@@ -180,6 +220,9 @@ class _Formula:
     character: NameMatch | None
     character_written: str | None
     rejected: str | None
+    elliptic: bool = False
+    bracketed: bool = False
+    not_now: str | None = None
 
 
 def _sentences(text: str) -> list[str]:
@@ -212,6 +255,8 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
             rejected = "question, pas une plainte"
         elif _CONDITIONAL.search(folded):
             rejected = "conditionnel, pas une plainte"
+        elif _WITHDRAWAL.search(folded):
+            rejected = "retrait d'une plainte : les règles n'en prévoient pas (à voir par les MJ)"
         elif _NEGATION.search(clause):
             rejected = "négation, pas une plainte"
         speaker: NameMatch | None = None
@@ -234,6 +279,8 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 hit = roster.match(part)
                 if hit is not None:
                     accused.append(hit)
+                else:  # "les Décorateurs Deco1": the pseudo among other words
+                    accused.extend(h for h in roster.mentioned(part) if h.exact)
         character: NameMatch | None = None
         character_written: str | None = None
         m_role = _ROLE.search(folded)
@@ -245,6 +292,14 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
             if prefix.rstrip().endswith("du"):
                 character_written = "le " + character_written
             character = match_character(character_written)
+        bracketed = False
+        if m_role is None:
+            m_bracket = _BRACKETED.search(folded)
+            if m_bracket:
+                start, end = m_bracket.span("what")
+                character_written = sentence[start:end].strip()
+                character = match_character(character_written)
+                bracketed = character is not None
         out.append(
             _Formula(
                 sentence,
@@ -256,6 +311,9 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 character,
                 character_written,
                 rejected,
+                elliptic=bool(_ELLIPTIC.search(folded)) and not first,
+                bracketed=bracketed,
+                not_now=next((why for r, why in _NOT_NOW if r.search(clause)), None),
             )
         )
     return out
@@ -291,8 +349,74 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     return hit.value
 
 
+def _opened_at(t: Mapping[str, Any], start: date | None) -> datetime | None:
+    return _game_time(t.get("opened"), start)
+
+
+def _deadline_at(t: Mapping[str, Any], start: date | None) -> datetime | None:
+    return _game_time(t.get("deadline"), start)
+
+
+def _game_time(text: object, start: date | None) -> datetime | None:
+    if start is None or not text:
+        return None
+    try:
+        return parse_time(str(text), start)
+    except (RuleViolation, ValueError):
+        return None
+
+
+#: a recorded opening this close to a page 1's first post is that post (typed times)
+_SAME_OPENING = timedelta(minutes=15)
+
+
+def _pick_trial(
+    matches: list[Mapping[str, Any]], thread: Thread, start: date | None, doubts: list[str]
+) -> Mapping[str, Any] | None:
+    """The recorded trial a thread is about, among those against the same accused as
+    the same Character (one lapsed, another opened later): the one opened at the
+    thread's first post (page 1), or the last opened before it; a doubt if unsure.
+    None: a page 1 opened after every such trial ended is a new trial."""
+    first = next((p.time for p in thread.posts if p.time is not None), None)
+    numbers = ", ".join(f"n°{t['number']}" for t in matches)
+    if first is not None and start is not None:
+        minute = first.replace(second=0, microsecond=0)
+        timed = [(t, _opened_at(t, start)) for t in matches]
+        if thread.first_page == 1:
+            same = [t for t, at in timed if at is not None and at == minute]
+            if len(same) == 1:
+                return same[0]
+            near = [t for t, at in timed if at is not None and abs(at - minute) <= _SAME_OPENING]
+            if len(near) == 1:
+                doubts.append(
+                    f"Procès n°{near[0]['number']} enregistré ouvert à {near[0]['opened']}, "
+                    "pas à l'heure du premier message"
+                )
+                return near[0]
+            ended = [_deadline_at(t, start) for t in matches if t.get("status") != "open"]
+            if len(ended) == len(matches) and all(d is not None and d <= minute for d in ended):
+                return None
+        if len(matches) == 1:
+            return matches[0]
+        before = [(at, t) for t, at in timed if at is not None and at <= minute]
+        if before:
+            chosen = max(before, key=lambda it: it[0])[1]
+            if thread.first_page != 1:
+                doubts.append(
+                    f"plusieurs Procès semblables ({numbers}) : n°{chosen['number']}, le dernier "
+                    "ouvert avant le premier message de la page"
+                )
+            return chosen
+    doubts.append(f"plusieurs Procès semblables ({numbers}) : le dernier retenu, à vérifier")
+    return matches[-1]
+
+
 def _find_trial(
-    thread: Thread, game: _Game, number: int | None, result: list[Diagnostic]
+    thread: Thread,
+    game: _Game,
+    number: int | None,
+    result: list[Diagnostic],
+    start: date | None = None,
 ) -> TrialRef | None:
     if number is not None:
         for t in game.trials:
@@ -351,8 +475,21 @@ def _find_trial(
         if sorted(t["accused"]) == sorted(names) and t["supposed"] == supposed
     ]
     if matches:
-        t = matches[-1]
-        return TrialRef(int(t["number"]), names, supposed, True, doubts, t.get("opener"))
+        picked = _pick_trial(matches, thread, start, doubts)
+        if picked is not None:
+            return TrialRef(
+                int(picked["number"]), names, supposed, True, doubts, picked.get("opener")
+            )
+        ended = ", ".join(
+            f"le n°{m['number']} ({STATUS_FR.get(str(m.get('status')), m.get('status'))})"
+            for m in matches
+        )
+        result.append(
+            Diagnostic(
+                "info",
+                f"un nouveau Procès : {ended}, contre le même accusé, était fini avant",
+            )
+        )
     return TrialRef(len(game.trials) + 1, names, supposed, False, doubts)
 
 
@@ -428,7 +565,7 @@ def _parse_thread(
     ignored: list[Finding] = []
     ref: TrialRef | None = None
     if kind == "trial":
-        ref = _find_trial(thread, game, trial, diagnostics)
+        ref = _find_trial(thread, game, trial, diagnostics, start)
         first_page = thread.first_page == 1
         if ref is not None and not ref.exists and not first_page:
             diagnostics.append(
@@ -500,10 +637,18 @@ def _trial_proposals(
                 first.index,
                 _excerpt(first.own_text),
                 doubts,
+                [
+                    f"message d'ouverture modifié ({first.edited}) : l'accusation lue est "
+                    "celle d'après la modification"
+                ]
+                if first.edited
+                else [],
             )
         )
     opener_name = proposals[0].by if proposals else ref.opener
-    pending = [] if ref.exists or opening else list(ref.doubts)
+    # the thread → trial reading itself doubtful (a recorded trial among similar ones, a
+    # trial not recorded read from a later page): every step carries the doubt
+    pending = list(ref.doubts) if ref.exists or not opening else []
     complained: set[str] = set()
     posted: set[tuple[str, str]] = set()
     for i, post in enumerate(posts):
@@ -523,6 +668,12 @@ def _trial_proposals(
             doubts = list(author_doubts) + pending
             if any(_squashed(f.sentence) in _squashed(sp) for sp in spoilers):
                 doubts.append("dans un spoiler (texte caché) : une vraie plainte ?")
+            missing = sorted(set(ref.accused) - {a.value for a in f.accused})
+            if missing:
+                doubts.append(
+                    "ne nomme pas " + " ni ".join(missing) + " : un Procès contre les "
+                    "Décorateurs les nomme tous les deux"
+                )
             for a in f.accused:
                 d = a.doubt("accusé")
                 if d:
@@ -533,6 +684,12 @@ def _trial_proposals(
                     doubts.append(d)
             else:
                 doubts.append("Personnage non nommé dans la plainte")
+            if f.bracketed:
+                doubts.append("formule abrégée : le Personnage entre parenthèses")
+            if f.not_now:
+                doubts.append(f.not_now)
+            if f.speaker_written and fold_text(f.speaker_written) in _PLACEHOLDERS:
+                doubts.append(f"se nomme « {f.speaker_written} » : le modèle recopié tel quel ?")
             if f.speaker is None:
                 doubts.append("le plaignant ne se nomme pas (« Moi, pseudo, … »)")
             elif not f.speaker.exact:
@@ -562,6 +719,14 @@ def _trial_proposals(
             complained.add(author)
             posted.add((author, post.time.date().isoformat() if post.time else post.time_text))
             made_complaint = True
+            notes: list[str] = []
+            if post.edited == "modérateur":
+                doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
+            elif post.edited:
+                notes.append(
+                    f"message modifié ({post.edited}) : une plainte ajoutée en le modifiant "
+                    "date de ce moment, pas de l'heure du message"
+                )
             proposals.append(
                 Proposal(
                     "complain",
@@ -571,6 +736,7 @@ def _trial_proposals(
                     post.index,
                     _excerpt(f.sentence),
                     doubts,
+                    notes,
                 )
             )
             break
@@ -608,17 +774,26 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
     """Why formula ``f`` of ``author`` is not a complaint in trial ``ref`` (None: it is)."""
     if f.rejected:
         return f.rejected
-    if not f.first_person:
+    if not f.first_person and not f.elliptic:
         return "pas à la première personne"
     if author in ref.accused:
         return "l'accusé ne porte pas plainte dans son propre Procès (A13)"
     if f.speaker is not None and f.speaker.value != author:
         return f"se nomme {f.speaker.value}, mais le message est de {author}"
-    if f.speaker is None and f.speaker_written and len(f.speaker_written.split()) <= 2:
+    placeholder = bool(f.speaker_written) and fold_text(f.speaker_written or "") in _PLACEHOLDERS
+    if (
+        f.speaker is None
+        and f.speaker_written
+        and len(f.speaker_written.split()) <= 2
+        and not placeholder
+    ):
         return f"se nomme « {f.speaker_written} », mais le message est de {author}"
     if not f.accused:
         return "aucun accusé reconnu après « contre »"
-    if sorted(a.value for a in f.accused) != sorted(ref.accused):
+    named = {a.value for a in f.accused}
+    if named < set(ref.accused):
+        return None  # one of the Decorators only: a doubt, see _trial_proposals
+    if sorted(named) != sorted(ref.accused):
         names = ", ".join(a.value for a in f.accused)
         return f"vise {names}, pas l'accusé de ce Procès ({', '.join(ref.accused)})"
     if f.character is not None and f.character.value != ref.supposed:

@@ -27,6 +27,7 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -68,6 +69,56 @@ STATUS_FR = {
     "void": "sans objet",
 }
 
+#: what each kind of message is, in the ``#`` line before it (never the engine's key)
+KINDS_FR = {
+    "answer": "réponse à Woody",
+    "asleep": "sommeil",
+    "cancel_requested": "annulation demandée par l'Avocat du Diable",
+    "candle_result": "bougie du Souffleur",
+    "choose_monster": "nouvelle cible du Héros",
+    "chorus_secret": "secret du chœur",
+    "cut_thread_void": "fil du destin",
+    "day_summary": "résumé du jour",
+    "decorators_contest": "concours des Décorateurs",
+    "defence_not_counted": "défense non comptée",
+    "destiny_schedule": "liste de la Destinée",
+    "diva_anonymous": "plainte de la Diva",
+    "diva_designation": "désignation de la Diva",
+    "diva_last_breath": "dernier souffle de la Diva",
+    "diva_public": "la Diva",
+    "diva_worried": "appel de la Diva",
+    "excerpt": "extrait pour Alice",
+    "final_reveal": "fin de la partie",
+    "forbidden_items": "objets refusés",
+    "gift": "cadeau de Polichinelle",
+    "guignol_constraint": "contrainte de Guignol",
+    "hero_declaration": "déclaration du Héros",
+    "mime_target": "modèle du Mime",
+    "mime_target_fallen": "modèle du Mime démasqué",
+    "monstrous": "Personnage monstrueux",
+    "order": "ordre de la Petite Sirène",
+    "phrase": "phrase du Souffleur",
+    "pianist_fallen": "chute du Pianiste",
+    "pinocchio_mistake": "erreur de Pinocchio",
+    "prompt_result": "soumission du Souffleur",
+    "reminder_j13": "rappel du J13",
+    "revenant_role": "rôle du Revenant",
+    "role_reveal": "rôle",
+    "secret": "secret de Polichinelle",
+    "straw_man_reward": "Homme de paille",
+    "target_added": "nouvelle cible",
+    "theme": "thème des Répétitions",
+    "transfigured": "nouveau masque",
+    "trial_ended": "fin de Procès",
+    "trial_opened": "ouverture de Procès",
+    "unmasking": "démasquage",
+    "unmasking_detail": "détail d'un démasquage",
+    "verdict_ignored": "verdict sans effet",
+}
+
+#: where a public message goes when not on the town forum (A57: the Hero's declaration)
+FORUMS_FR = {"FM": "FM (Forum Monde)", "FV": "FV (public)"}
+
 CAUSES_FR = {
     "trial": "Procès juste",
     "constraint": "contrainte non respectée",
@@ -77,10 +128,29 @@ CAUSES_FR = {
 }
 
 
+_INERT = re.compile(r"[\[{@]|:(?=\w)|([*/-])(?=\1)|(?<=\s)\*(?=\s)")
+
+
 def plain(text: object) -> str:
     """Player-written text made inert inside forum markup: a zero-width space after
-    each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag."""
-    return str(text).replace("[", "[" + ZWSP)
+    each ``[`` keeps ``[/quote]`` or ``[b]`` typed by a player from acting as a tag;
+    likewise after ``{`` (the forum's server-random insets: ``{d6}``, ``{habitant}``),
+    ``@`` (a mention), ``:`` before a word (an emote), the first of ``**``, ``//``,
+    ``--`` (short forms) and a lone ``*`` (" * " opens a list line)."""
+    return _INERT.sub(lambda m: m.group(0) + ZWSP, str(text))
+
+
+_FORUM_PREFIX = re.compile(r"^\[(FM|FV)\]\s*")
+
+
+def announced(text: object) -> str:
+    """An announcement's engine text as players read it: without the "[FM] " the engine
+    puts before the Hero's declaration (A57), said in words instead."""
+    m = _FORUM_PREFIX.match(str(text))
+    if m is None:
+        return str(text)
+    rest = str(text)[m.end() :]
+    return rest + (" (sur le Forum Monde)" if m.group(1) == "FM" else "")
 
 
 def join_fr(items: Iterable[object]) -> str:
@@ -195,6 +265,7 @@ def load_templates(
     )
     env.filters["plain"] = plain
     env.filters["join_fr"] = join_fr
+    env.filters["announced"] = announced
     env.filters["perso"] = french_name
     return Templates(env=env, roles=roles, folder=folder)
 
@@ -280,7 +351,10 @@ def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[st
         # public facts only, and only for public messages
         number = data.get("trial")
         if isinstance(number, int) and number in ctx.trials:
-            trial = ctx.trials[number]
+            # pseudos are the players' own text: inert in the markup ("--Bob--", "@lice")
+            trial = dict(ctx.trials[number])
+            trial["accused"] = [plain(a) for a in trial.get("accused") or ()]
+            trial["opener"] = plain(trial["opener"]) if trial.get("opener") else None
         if kind == "unmasking":
             # the engine's data names the trial; older logs: find it by the event
             key = (str(at), str(data.get("player")))
@@ -301,13 +375,13 @@ def _variables(msg: Message, templates: Templates, ctx: ForumContext) -> dict[st
         "text": str(msg.get("text", "")),
         "data": data,
         "public": public,
-        "to": [ctx.pseudo(s) for s in msg.get("to") or ()],
+        "to": [plain(ctx.pseudo(s)) for s in msg.get("to") or ()],
         "at": at,
         "when": ctx.when(at) if at else "",
         "day": ctx.day(at) if at else None,
         "trial": trial,
         "extra": extra,
-        "pseudo": ctx.pseudo,
+        "pseudo": lambda seat: plain(ctx.pseudo(seat)),
         "perso": french_name,
         "persos": lambda ids: join_fr(french_name(str(c)) for c in (ids or ())),
         "role": role,
@@ -332,6 +406,10 @@ def render(
         text = str(message.get("text", ""))
         problem = f"modèle {name} : {exc.__class__.__name__} : {exc}"
     text = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    to = [ctx.pseudo(s) for s in message.get("to") or ()]
+    if message.get("public") and to and (name != "_default.txt" and not problem):
+        # a player's public channel (the Diva, R7.14.1): the forum must say whom it is for
+        text = f"[b]Pour {join_fr(plain(p) for p in to)} :[/b]\n{text}"
     if ZWSP in text:
         # the forum's editor removes the first U+200B of a post (FORUM-PAGE.md)
         text = ZWSP + text
@@ -441,10 +519,11 @@ def select(
 def heading(message: Message, context: ForumContext) -> str:
     """A one-line French label: when, where it goes, which kind."""
     when = context.when(message.get("at"))
+    data = message.get("data") or {}
     if message.get("public"):
-        where = "FV (public)"
+        where = FORUMS_FR.get(str(data.get("forum", "FV")), FORUMS_FR["FV"])
     elif message.get("to"):
         where = "MP à " + ", ".join(context.pseudo(s) for s in message.get("to") or ())
     else:
         where = "note aux MJ"
-    return f"{when} — {where} — {message.get('kind', '')}"
+    return f"{when} — {where} — {KINDS_FR.get(str(message.get('kind', '')), 'message')}"

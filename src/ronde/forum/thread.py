@@ -341,6 +341,7 @@ def read_thread(
     thread.town_day = town_day(text)
     if inferred is not None:
         thread.diagnostics.append(inferred)
+    _page_order(thread)
     _dedupe(thread)
     if not thread.posts:
         thread.diagnostics.append(
@@ -360,20 +361,52 @@ def read_thread(
     return thread
 
 
+def _words(post: Post) -> str:
+    """A post's own words, folded, without spaces and punctuation."""
+    return re.sub(r"\W+", "", fold_text(post.own_text))
+
+
+def _page_order(thread: Thread) -> None:
+    """Pages pasted one after the other in another order (page 2, then page 1): their
+    posts put back in page order (a post without a page keeps the page before it)."""
+    if thread.pages == sorted(thread.pages):
+        return
+    keyed: list[tuple[int, int, Post]] = []
+    current = 0
+    for k, p in enumerate(thread.posts):
+        current = p.page if p.page is not None else current
+        keyed.append((current, k, p))
+    thread.posts = [p for _page, _k, p in sorted(keyed, key=lambda t: (t[0], t[1]))]
+    thread.diagnostics.append(
+        Diagnostic(
+            "info",
+            "pages collées dans l'ordre "
+            + ", ".join(str(k) for k in thread.pages)
+            + " : lues dans l'ordre des pages",
+        )
+    )
+    thread.pages = sorted(set(thread.pages))
+    for i, p in enumerate(thread.posts, 1):
+        p.index = i
+
+
 def _dedupe(thread: Thread) -> None:
-    """Pages pasted twice, or overlapping pages: keep each post once."""
+    """Pages pasted twice, or overlapping pages, in either form (a saved page and a copy
+    of it): keep each post once. A post is known by its id (HTML), or by its author,
+    date and words (what both forms keep alike: a copy glues a spoiler to the next text
+    and shows a quote's author as a line)."""
     seen: set[tuple[str, str, str]] = set()
     kept: list[Post] = []
     for p in thread.posts:
-        key = (p.post_id or "", fold_pseudo(p.author), p.time_text + "\x00" + p.text)
+        keys = [("", fold_pseudo(p.author), " ".join(p.time_text.split()) + "\x00" + _words(p))]
         if p.post_id:
-            key = (p.post_id, "", "")
-        if key in seen:
+            keys.append((p.post_id, "", ""))
+        if any(k in seen for k in keys):
             thread.diagnostics.append(
                 Diagnostic("info", f"message de {p.author} en double, ignoré", p.line, p.index)
             )
             continue
-        seen.add(key)
+        seen.update(keys)
         kept.append(p)
     for i, p in enumerate(kept, 1):
         p.index = i

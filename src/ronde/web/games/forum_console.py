@@ -281,6 +281,8 @@ def mark_recorded(game: Game, v: View, steps: list[Step]) -> None:
         trial = str(s.args().get("trial", "")) if s.action in ("complain", "post") else ""
         if (s.action, s.by.casefold(), when, trial) in done:
             s.recorded = "déjà enregistré"
+        elif s.action == "complain" and ("post", s.by.casefold(), when, trial) in done:
+            s.recorded = "plainte refusée, déjà enregistrée comme message"
         elif (
             s.action == "complain"
             and s.trial.isdigit()
@@ -290,6 +292,24 @@ def mark_recorded(game: Game, v: View, steps: list[Step]) -> None:
             s.recorded = "plainte déjà comptée dans ce Procès"
         if s.recorded:
             s.checked = False
+
+
+def record_post_instead(game: Game, user: Any, rec: Any) -> bool:
+    """A refused complaint's post recorded as a post in its trial (R4.5: Chucky's and
+    the Devil's Advocate's trials, the days on the forum), unless already recorded."""
+    trial = rec.args.get("trial")
+    if not isinstance(trial, int):
+        return False
+    minute = _minute(rec.at)
+    for a in Action.objects.filter(game=game, struck=False, action="post"):
+        same = a.by.casefold() == rec.by.casefold() and _minute(a.at) == minute
+        if same and str(a.args.get("trial", "")) == str(trial):
+            return False
+    try:
+        out = service.record(game, user, "post", rec.by, {"trial": trial}, at=rec.at, note=rec.note)
+    except service.Conflict:
+        return False
+    return out.ok
 
 
 def opening_rank(v: View, start: date, when: datetime) -> int:
@@ -527,6 +547,8 @@ def _render_all(eng: Any, tpl: Templates) -> list[ToPost]:
             if isinstance(trial, int) and trial in ctx.trials:
                 t = ctx.trials[trial]
                 where = f"Sujet du Procès n°{trial} ({', '.join(t['accused'])})"
+            elif isinstance(data, dict) and data.get("forum") == "FM":
+                where = "Forum Monde (FM)"  # A57: the Hero's declaration
             else:
                 where = _TOPICS.get(str(m.get("kind")), "Annonces")
         else:

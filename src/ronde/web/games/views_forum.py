@@ -17,6 +17,7 @@ from django.urls import reverse
 from ronde.engine.clock import format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE
+from ronde.forum.markup import problems as markup_problems
 from ronde.forum.render import ForumContext, check_template, forum_messages, template_source
 from ronde.forum.render import render as render_message
 
@@ -243,6 +244,9 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         else:
             s.problem = f"refusé ({out.code}) : {out.message}"
             errors.append(f"{s.label} de {s.by} ({s.at}) : {out.message}")
+            if rec.action == "complain" and fc.record_post_instead(game, request.user, rec):
+                # the post is in the trial's topic all the same (R4.5)
+                s.problem += " — enregistré comme message dans le Procès"
     if recorded:
         messages.success(
             request, f"Enregistré : {recorded} action(s) du forum, à leurs heures du forum."
@@ -414,6 +418,12 @@ def templates(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             )
             ctx["preview"] = r.text
             ctx["preview_problem"] = r.problem
+            found = markup_problems(r.text)
+            if found and not r.problem:
+                messages.warning(
+                    request,
+                    "Balisage du forum à revoir dans l'aperçu : " + " ; ".join(found[:3]) + ".",
+                )
         else:
             ctx["preview"] = None
     return render(request, "games/gm_post_templates.html", ctx)
