@@ -289,14 +289,14 @@ def _recorded_steps(stored: Any, gm_view: Mapping[str, Any]) -> Callable[[Any], 
     forum minute and trial recorded and not struck, or a complaint already counted in
     its trial (a page read again, or with the pages after it)."""
     from ..engine.clock import PARIS
-    from ..web.games.models import Action
+    from ..web.games import service
 
     def minute(t: datetime) -> str:
         return t.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")
 
     done = {
         (a.action, a.by.casefold(), minute(a.at), str(a.args.get("trial", "")))
-        for a in Action.objects.filter(game=stored, struck=False)
+        for a in service.standing_actions(stored)
     }
     complained = {
         (int(t["number"]), str(c["author"]).casefold())

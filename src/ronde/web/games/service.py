@@ -403,6 +403,12 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
         raise Conflict() from None
 
 
+def standing_actions(game: Game) -> list[Action]:
+    """The actions recorded in ``game`` and not struck out (what a page read again must
+    not record twice: the forum bridge)."""
+    return list(Action.objects.filter(game=game, struck=False))
+
+
 def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
     """The constraint verdicts recorded and applied (not struck, not refused), by
     (player, day): the latest of each (the console's to-do list, the forum's checks)."""
