@@ -859,6 +859,18 @@ def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     )
 
 
+def _verdict_awaited_by(game: Game, request: HttpRequest, pseudo: str) -> int | None:
+    """The number of a concluded trial against ``pseudo`` whose verdict the game masters
+    have not announced yet, under A77 ``frozen`` (``None`` otherwise)."""
+    v = service.view_for(game, "game_master", request.user)
+    if v["options"].get("A77", "frozen") != "frozen":
+        return None
+    for t in v["trials"]:
+        if t["status"] in ("just", "unjust") and not t["announced"] and pseudo in t["accused"]:
+            return int(t["number"])
+    return None
+
+
 @require_POST
 @gm_page
 def decide_request(
@@ -872,12 +884,33 @@ def decide_request(
         messages.warning(request, _("Cette demande a déjà été traitée."))
         return redirect("gm_dashboard", slug=game.slug)
     if decision == "refuse":
-        req.status = Request.REFUSED
-        req.message = str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ.")
-        req.decided_by = request.user if request.user.is_authenticated else None
-        req.decided_at = service.now()
-        req.save(update_fields=["status", "message", "decided_by", "decided_at"])
-        messages.success(request, _("Demande refusée."))
+        # only while no other game master decided it meanwhile (read as pending by both)
+        refused = Request.objects.filter(
+            pk=req.pk, status=Request.PENDING, actions__isnull=True
+        ).update(
+            status=Request.REFUSED,
+            message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
+            decided_by=request.user if request.user.is_authenticated else None,
+            decided_at=service.now(),
+        )
+        if not refused:
+            messages.warning(request, _("Cette demande a déjà été traitée."))
+        else:
+            messages.success(request, _("Demande refusée."))
+        return redirect("gm_dashboard", slug=game.slug)
+    trial = _verdict_awaited_by(game, request, req.membership.pseudo)
+    if trial is not None:
+        # A77 (frozen): his answer would depend on the verdict (a power refused because
+        # it unmasked him, or accepted): it waits for the announcement, whatever it is
+        messages.error(
+            request,
+            _(
+                "La demande de %(p)s attend l'annonce du verdict du Procès n°%(n)s : "
+                "acceptez-la après l'annonce (d'ici là, la réponse lui apprendrait le "
+                "verdict)."
+            )
+            % {"p": req.membership.pseudo, "n": trial},
+        )
         return redirect("gm_dashboard", slug=game.slug)
     spec = vocabulary.BY_NAME[req.action]
     args = dict(req.args)
@@ -896,9 +929,13 @@ def decide_request(
             at=req.created_at,
             request=req,
             confirm=str(request.POST["confirm"]) if request.POST.get("confirm") else None,
+            deciding=True,
         )
     except service.Conflict:
         messages.warning(request, service.Conflict.message)
+        return redirect("gm_dashboard", slug=game.slug)
+    if out.code == service.REQUEST_DECIDED:  # another game master was first
+        messages.warning(request, _("Cette demande a déjà été traitée."))
         return redirect("gm_dashboard", slug=game.slug)
     if out.preview is not None and not out.ok:
         game.refresh_from_db()

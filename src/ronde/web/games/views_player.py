@@ -573,8 +573,12 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
 @player_page
 def withdraw_request(request: HttpRequest, game: Game, member: Membership, pk: int) -> HttpResponse:
     req = get_object_or_404(Request, pk=pk, membership=member, status=Request.PENDING)
-    req.status = Request.WITHDRAWN
-    req.decided_at = service.now()
-    req.save(update_fields=["status", "decided_at"])
-    messages.success(request, _("Demande retirée."))
+    # not once a game master accepted it meanwhile (its action recorded)
+    withdrawn = Request.objects.filter(
+        pk=req.pk, status=Request.PENDING, actions__isnull=True
+    ).update(status=Request.WITHDRAWN, decided_at=service.now())
+    if not withdrawn:
+        messages.error(request, _("Trop tard : les MJ ont déjà traité cette demande."))
+    else:
+        messages.success(request, _("Demande retirée."))
     return redirect("chorus" if req.action == "chorus_vote" else "player", slug=game.slug)

@@ -1,0 +1,139 @@
+"""Holes found by attacking the site as a hostile player or game master, each with the
+test that failed before its fix (the other attacks are in ``test_attackers.py``,
+``test_security.py`` and ``test_leaks.py``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ronde.web.games import service, views_gm, views_player
+from ronde.web.games.models import Action, Request
+
+from .conftest import World, make_world
+
+pytestmark = pytest.mark.django_db
+
+
+def _gm(c: Client, w: World, action: str, data: dict[str, Any]) -> None:
+    r = c.post(
+        reverse("gm_action", args=[w.game.slug, action]), {**data, "at": service.now().isoformat()}
+    )
+    assert r.status_code == 302, (action, r.content[:2000])
+
+
+def _requests_shown(c: Client, w: World) -> list[str]:
+    page = c.get(reverse("player", args=[w.game.slug])).content.decode()
+    return [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", li)).strip()
+        for li in re.findall(r'<li id="request-\d+".*?</li>', page, re.S)
+    ]
+
+
+def _concluded_unannounced(clock: Any, supposed: str) -> tuple[World, Client]:
+    """Ana accuses Bob (Woody) of being ``supposed``; four complaints conclude the trial
+    on J2; the verdict is not announced."""
+    w = make_world(slug=f"ronde-{supposed}")
+    mj = Client()
+    mj.force_login(w.gms["Mj"])
+    clock("J2 10:00")
+    _gm(mj, w, "open_trial", {"by": "Ana", "against": "Bob", "as": supposed})
+    for i, who in enumerate(["Hal", "Gus", "Fay", "Eve"]):
+        clock(f"J2 11:0{i}")
+        _gm(mj, w, "complain", {"by": who, "trial": 1})
+    clock("J2 12:00")
+    return w, mj
+
+
+def _accused_asks(clock: Any, supposed: str) -> tuple[list[str], Request, World, Client]:
+    w, mj = _concluded_unannounced(clock, supposed)
+    bob = Client()
+    bob.force_login(w.users["Bob"])
+    r = bob.post(
+        reverse("player_request", args=[w.game.slug, "ask"]), {"player": "Cid", "as": "pierrot"}
+    )
+    assert r.status_code == 302
+    req = Request.objects.get(game=w.game)
+    mj.post(reverse("gm_request", args=[w.game.slug, req.pk, "accept"]), {})
+    return _requests_shown(bob, w), req, w, mj
+
+
+@pytest.mark.parametrize(("supposed", "after"), [("woody", "refusée"), ("pierrot", "acceptée")])
+def test_the_accused_learns_nothing_from_a_request_answered_before_the_announcement(
+    clock: Any, supposed: str, after: str
+) -> None:
+    """A77 `frozen`: Bob, whose verdict waits for its announcement, asks Woody's question
+    through his page. Before the fix the game masters' "Accepter" ran it on the game as
+    it is: refused "Bob est démasqué." if the verdict was JUST (he is Woody), accepted if
+    UNJUST, and his page told him which. Now the request waits for the announcement,
+    whatever the verdict (the same line on his page), and is answered after it."""
+    service.clear_cache()
+    shown, req, w, mj = _accused_asks(clock, supposed)
+    # the same line whatever the verdict: the request, waiting
+    assert len(shown) == 1 and "en attente" in shown[0], shown
+    assert not re.search(r"accept|refus|démasqu", shown[0]), shown
+    req.refresh_from_db()
+    assert req.status == Request.PENDING
+    assert not Action.objects.filter(request=req).exists()
+    # after the announcement the game masters accept it: the answer follows the verdict
+    clock("J2 13:00")
+    _gm(mj, w, "announce", {"trial": 1})
+    clock("J2 13:05")
+    mj.post(reverse("gm_request", args=[w.game.slug, req.pk, "accept"]), {})
+    bob = Client()
+    bob.force_login(w.users["Bob"])
+    assert after in _requests_shown(bob, w)[0]
+
+
+def test_two_game_masters_accepting_one_request_record_it_once(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two game masters click "Accepter" on the same request at once (two pages, two
+    form tokens): both read it pending before either recorded it. Before the fix both
+    ran the command: a delivery of items recorded twice."""
+    service.clear_cache()
+    w = make_world()
+    clock("J2 10:00")
+    ana = Client()
+    ana.force_login(w.users["Ana"])
+    page = ana.get(reverse("player", args=[w.game.slug])).content.decode()
+    form = page[page.index('action="/partie/ronde-test/demande/send_items/"') :]
+    item = re.findall(r'<option value="(item_[^"]+)"', form)[0]
+    r = ana.post(
+        reverse("player_request", args=[w.game.slug, "send_items"]), {"to": "Mj", "items": item}
+    )
+    assert r.status_code == 302
+    req = Request.objects.get(game=w.game)
+    stale = Request.objects.get(pk=req.pk)  # the second game master's read, still pending
+    clock("J2 10:05")
+    mj = Client()
+    mj.force_login(w.gms["Mj"])
+    mj.post(reverse("gm_request", args=[w.game.slug, req.pk, "accept"]), {})
+    assert Action.objects.filter(request=req).count() == 1
+
+    real = views_gm.get_object_or_404
+
+    def read_before_the_first_write(model: Any, **kw: Any) -> Any:
+        return stale if model is Request else real(model, **kw)
+
+    monkeypatch.setattr(views_gm, "get_object_or_404", read_before_the_first_write)
+    mj2 = Client()
+    mj2.force_login(w.gms["Mj2"])
+    mj2.post(reverse("gm_request", args=[w.game.slug, req.pk, "accept"]), {})
+    assert Action.objects.filter(request=req).count() == 1
+    assert Action.objects.filter(game=w.game, action="send_items").count() == 1
+    req.refresh_from_db()
+    assert req.status == Request.ACCEPTED
+    # a refusal, or the player's withdrawal, read as pending before the acceptance
+    # changes nothing either (the page would say "refusée"/"retirée" of a recorded action)
+    mj2.post(reverse("gm_request", args=[w.game.slug, req.pk, "refuse"]), {"reason": "non"})
+    req.refresh_from_db()
+    assert req.status == Request.ACCEPTED
+    monkeypatch.setattr(views_player, "get_object_or_404", read_before_the_first_write)
+    ana.post(reverse("player_withdraw", args=[w.game.slug, req.pk]))
+    req.refresh_from_db()
+    assert req.status == Request.ACCEPTED
