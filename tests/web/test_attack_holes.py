@@ -137,3 +137,66 @@ def test_two_game_masters_accepting_one_request_record_it_once(
     ana.post(reverse("player_withdraw", args=[w.game.slug, req.pk]))
     req.refresh_from_db()
     assert req.status == Request.ACCEPTED
+
+
+_TOKENS = re.compile(r'(name="(?:form_token|csrfmiddlewaretoken)" value=")[^"]*"|"X-CSRFToken": "[^"]*"')
+
+
+def _pages_as_known(w: World) -> dict[str, str]:
+    """Every page each player (and the public) may open, tokens blanked."""
+    out: dict[str, str] = {}
+    public = Client()
+    out["public"] = public.get(reverse("public", args=[w.game.slug])).content.decode()
+    for pseudo, user in w.users.items():
+        c = Client()
+        c.force_login(user)
+        for name in ("player", "chorus"):
+            r = c.get(reverse(name, args=[w.game.slug]))
+            out[f"{pseudo} {name}"] = f"{r.status_code} {r.content.decode()}"
+    return {k: _TOKENS.sub(r"\1", v) for k, v in out.items()}
+
+
+def _first_difference(a: str, b: str) -> str:
+    n = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return f"…{a[max(0, n - 300) : n + 200]!r}\n  against\n…{b[max(0, n - 300) : n + 200]!r}"
+
+
+def test_no_page_depends_on_a_verdict_not_yet_announced(clock: Any) -> None:
+    """A77 `frozen`, in the web pages themselves: the 4th complaint concludes Ana's trial
+    against Bob; until the announcement every page of every player (the accused
+    included: his forms, his Jokers, his requests) and the public board are the same
+    whether the verdict is JUST or, flipped, UNJUST."""
+    from django.db import transaction
+
+    from tests.test_verdict_secret import flipped
+
+    from ronde.web.games import viewcache
+
+    service.clear_cache()
+    w = make_world()
+    mj = Client()
+    mj.force_login(w.gms["Mj"])
+    clock("J2 10:00")
+    _gm(mj, w, "open_trial", {"by": "Ana", "against": "Bob", "as": "woody"})
+    for i, who in enumerate(["Hal", "Gus", "Fay"]):
+        clock(f"J2 11:0{i}")
+        _gm(mj, w, "complain", {"by": who, "trial": 1})
+    worlds = []
+    for flip in (False, True):
+        service.clear_cache()
+        viewcache.clear()
+        with transaction.atomic():
+            clock("J2 11:03")
+            if flip:
+                with flipped(1):
+                    _gm(mj, w, "complain", {"by": "Eve", "trial": 1})
+            else:
+                _gm(mj, w, "complain", {"by": "Eve", "trial": 1})
+            status = service.view_for(w.game, "game_master")["trials"][0]["status"]
+            clock("J2 12:00")
+            worlds.append((status, _pages_as_known(w)))
+            transaction.set_rollback(True)
+    (s1, a), (s2, b) = worlds
+    assert {s1, s2} == {"just", "unjust"}
+    diffs = [f"{k}: {_first_difference(a[k], b[k])}" for k in a if a[k] != b[k]]
+    assert not diffs, "\n".join(diffs)
