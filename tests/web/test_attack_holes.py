@@ -161,39 +161,66 @@ def _first_difference(a: str, b: str) -> str:
     return f"…{a[max(0, n - 300) : n + 200]!r}\n  against\n…{b[max(0, n - 300) : n + 200]!r}"
 
 
-def test_no_page_depends_on_a_verdict_not_yet_announced(clock: Any) -> None:
-    """A77 `frozen`, in the web pages themselves: the 4th complaint concludes Ana's trial
-    against Bob; until the announcement every page of every player (the accused
-    included: his forms, his Jokers, his requests) and the public board are the same
-    whether the verdict is JUST or, flipped, UNJUST."""
+#: (time, action, arguments) recorded by the game master before the concluding complaint
+_BEFORE: dict[str, list[tuple[str, str, dict[str, Any]]]] = {
+    # Ana accuses Bob (Woody) of being Woody: the first verdict of the game
+    "first": [
+        ("J2 10:00", "open_trial", {"by": "Ana", "against": "Bob", "as": "woody"}),
+        ("J2 11:00", "complain", {"by": "Hal", "trial": 1}),
+        ("J2 11:01", "complain", {"by": "Gus", "trial": 1}),
+        ("J2 11:02", "complain", {"by": "Fay", "trial": 1}),
+    ],
+    # the same, announced: Bob is in the chorus; then Ana accuses Cid (Pierrot) on J3
+    "chorus": [
+        ("J2 10:00", "open_trial", {"by": "Ana", "against": "Bob", "as": "woody"}),
+        ("J2 11:00", "complain", {"by": "Hal", "trial": 1}),
+        ("J2 11:01", "complain", {"by": "Gus", "trial": 1}),
+        ("J2 11:02", "complain", {"by": "Fay", "trial": 1}),
+        ("J2 11:03", "complain", {"by": "Eve", "trial": 1}),
+        ("J2 12:00", "announce", {"trial": 1}),
+        ("J3 10:00", "open_trial", {"by": "Ana", "against": "Cid", "as": "pierrot"}),
+        ("J3 11:00", "complain", {"by": "Hal", "trial": 2}),
+        ("J3 11:01", "complain", {"by": "Gus", "trial": 2}),
+        ("J3 11:02", "complain", {"by": "Fay", "trial": 2}),
+    ],
+}
+
+
+@pytest.mark.parametrize("scene", sorted(_BEFORE))
+def test_no_page_depends_on_a_verdict_not_yet_announced(clock: Any, scene: str) -> None:
+    """A77 `frozen`, in the web pages themselves: a 4th complaint concludes a trial;
+    until the announcement every page of every player (the accused included: his
+    "Aujourd'hui", his forms, his Jokers; the chorus's page) and the public board are
+    the same whether the verdict is JUST or, flipped, UNJUST. Before the fix the
+    accused's "Aujourd'hui" said "Pas de contrainte à tenir aujourd'hui" only if JUST."""
     from django.db import transaction
 
-    from tests.test_verdict_secret import flipped
-
     from ronde.web.games import viewcache
+    from tests.test_verdict_secret import flipped
 
     service.clear_cache()
     w = make_world()
     mj = Client()
     mj.force_login(w.gms["Mj"])
-    clock("J2 10:00")
-    _gm(mj, w, "open_trial", {"by": "Ana", "against": "Bob", "as": "woody"})
-    for i, who in enumerate(["Hal", "Gus", "Fay"]):
-        clock(f"J2 11:0{i}")
-        _gm(mj, w, "complain", {"by": who, "trial": 1})
+    for when, action, args in _BEFORE[scene]:
+        clock(when)
+        _gm(mj, w, action, args)
+    last = _BEFORE[scene][-1]
+    trial = int(last[2]["trial"])
+    day = last[0].split()[0]
     worlds = []
     for flip in (False, True):
         service.clear_cache()
         viewcache.clear()
         with transaction.atomic():
-            clock("J2 11:03")
+            clock(f"{day} 11:03")
             if flip:
-                with flipped(1):
-                    _gm(mj, w, "complain", {"by": "Eve", "trial": 1})
+                with flipped(trial):
+                    _gm(mj, w, "complain", {"by": "Eve", "trial": trial})
             else:
-                _gm(mj, w, "complain", {"by": "Eve", "trial": 1})
-            status = service.view_for(w.game, "game_master")["trials"][0]["status"]
-            clock("J2 12:00")
+                _gm(mj, w, "complain", {"by": "Eve", "trial": trial})
+            status = service.view_for(w.game, "game_master")["trials"][trial - 1]["status"]
+            clock(f"{day} 12:00")
             worlds.append((status, _pages_as_known(w)))
             transaction.set_rollback(True)
     (s1, a), (s2, b) = worlds
