@@ -4,6 +4,7 @@ test that failed before its fix (the other attacks are in ``test_attackers.py``,
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -139,7 +140,9 @@ def test_two_game_masters_accepting_one_request_record_it_once(
     assert req.status == Request.ACCEPTED
 
 
-_TOKENS = re.compile(r'(name="(?:form_token|csrfmiddlewaretoken)" value=")[^"]*"|"X-CSRFToken": "[^"]*"')
+_TOKENS = re.compile(
+    r'(name="(?:form_token|csrfmiddlewaretoken)" value=")[^"]*"|"X-CSRFToken": "[^"]*"'
+)
 
 
 def _pages_as_known(w: World) -> dict[str, str]:
@@ -227,3 +230,59 @@ def test_no_page_depends_on_a_verdict_not_yet_announced(clock: Any, scene: str) 
     assert {s1, s2} == {"just", "unjust"}
     diffs = [f"{k}: {_first_difference(a[k], b[k])}" for k in a if a[k] != b[k]]
     assert not diffs, "\n".join(diffs)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_request_sent_twice_at_once_is_stored_once(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player sends the same delivery from two pages at once (two form tokens, so the
+    one-time tokens do not catch it): before the fix both passed the "already waiting"
+    check before either was stored, and the game masters saw (and could accept) two."""
+    import threading
+
+    from django.db import connection
+
+    service.clear_cache()
+    w = make_world(slug="deux-onglets")
+    clock("J2 10:00")
+    clients = []
+    for _i in range(2):
+        c = Client()
+        c.force_login(w.users["Ana"])
+        clients.append(c)
+    page = clients[0].get(reverse("player", args=[w.game.slug])).content.decode()
+    form = page[page.index('action="/partie/deux-onglets/demande/send_items/"') :]
+    item = re.findall(r'<option value="(item_[^"]+)"', form)[0]
+    # both stop just before storing theirs until the other is there too (or 3 s passed:
+    # when one waits for the other's lock instead)
+    barrier = threading.Barrier(2, timeout=3)
+    create = Request.objects.create
+
+    def meet_then_create(**kw: Any) -> Any:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait()
+        return create(**kw)
+
+    monkeypatch.setattr(Request.objects, "create", meet_then_create)
+    errors: list[BaseException] = []
+
+    def send(c: Client) -> None:
+        try:
+            r = c.post(
+                reverse("player_request", args=[w.game.slug, "send_items"]),
+                {"to": "Mj", "items": item},
+            )
+            assert r.status_code == 302
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors
+    assert Request.objects.filter(game=w.game, action="send_items").count() == 1
