@@ -286,3 +286,67 @@ def test_the_same_request_sent_twice_at_once_is_stored_once(
         t.join(timeout=60)
     assert not errors, errors
     assert Request.objects.filter(game=w.game, action="send_items").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_account_accepting_two_seats_of_a_game_at_once_gets_one(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone holding two invitation links of one game (two players', or a player's and
+    a game master's) accepts both at once with one account. Before the fix, on
+    PostgreSQL, each acceptance checked "no other seat in this game" before the other
+    was committed, and the account took both seats (a player who is also a game master
+    of his own game)."""
+    import threading
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from ronde.web.games import accounts
+    from ronde.web.games.models import GameMaster, Membership
+
+    service.clear_cache()
+    w = make_world(slug="deux-places")
+    seat = accounts.add_player(w.game, "Convoité")
+    gm = accounts.add_game_master(w.game, "MjConvoité")
+    links = [seat.invitations.get().token, gm.invitations.get().token]
+    user = get_user_model().objects.create_user("Cumulard", password="cumul-secret-42")
+    clients = []
+    for _i in range(2):
+        c = Client()
+        c.force_login(user)
+        clients.append(c)
+    # both wait, inside their acceptance, for the other to be there too (or 3 s: when
+    # one waits for the other's lock instead)
+    barrier = threading.Barrier(2, timeout=3)
+    check_user = accounts.check_user
+
+    def meet_then_check(inv: Any, u: Any) -> None:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait()
+        check_user(inv, u)
+
+    monkeypatch.setattr(accounts, "check_user", meet_then_check)
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+
+    def accept(c: Client, token: str) -> None:
+        try:
+            statuses.append(c.post(reverse("invitation", args=[token])).status_code)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=accept, args=(c, t)) for c, t in zip(clients, links, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors
+    seats = Membership.objects.filter(game=w.game, user=user).count()
+    seats += GameMaster.objects.filter(game=w.game, user=user).count()
+    assert seats == 1, statuses
+    assert sorted(statuses) == [302, 409], statuses
