@@ -223,8 +223,13 @@ def test_no_page_depends_on_a_verdict_not_yet_announced(clock: Any, scene: str) 
             else:
                 _gm(mj, w, "complain", {"by": "Eve", "trial": trial})
             status = service.view_for(w.game, "game_master")["trials"][trial - 1]["status"]
-            clock(f"{day} 12:00")
-            worlds.append((status, _pages_as_known(w)))
+            pages = {}
+            # right after, then the next morning (the midnight timers read the game as
+            # players know it: the accused's constraint of the day is judged meanwhile)
+            for moment in (f"{day} 12:00", f"J{int(day[1:]) + 1} 09:00"):
+                clock(moment)
+                pages.update({f"{moment} {k}": v for k, v in _pages_as_known(w).items()})
+            worlds.append((status, pages))
             transaction.set_rollback(True)
     (s1, a), (s2, b) = worlds
     assert {s1, s2} == {"just", "unjust"}
