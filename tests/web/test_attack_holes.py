@@ -355,3 +355,28 @@ def test_one_account_accepting_two_seats_of_a_game_at_once_gets_one(
     seats += GameMaster.objects.filter(game=w.game, user=user).count()
     assert seats == 1, statuses
     assert sorted(statuses) == [302, 409], statuses
+
+
+@pytest.mark.parametrize("new", ["game_master", "public", "Chœur", "\u200b"])
+def test_a_replacement_cannot_take_a_name_ronde_reserves(clock: Any, new: str) -> None:
+    """A replacement player whose forum pseudo is « game_master » or « public » (valid
+    MyHordes account names) was accepted by ``replace_player`` (the roster refuses them):
+    his seat's page was built from the view of that name, the game masters' or the
+    public's (a server error today, a leak of every secret one template change away).
+    Now refused like a roster naming him, and nothing is recorded."""
+    from ronde.web.games.models import Event, Membership
+
+    service.clear_cache()
+    w = make_world()
+    mj = Client()
+    mj.force_login(w.gms["Mj"])
+    clock("J2 10:00")
+    service.current(w.game)  # the timers due by now, stored
+    events = Event.objects.filter(game=w.game).count()
+    mj.post(
+        reverse("gm_action", args=[w.game.slug, "replace_player"]),
+        {"player": "Ana", "new": new, "at": service.now().isoformat()},
+    )
+    assert Event.objects.filter(game=w.game).count() == events
+    assert not Membership.objects.filter(game=w.game, pseudo=new).exists()
+    assert w.member("Ana").revoked_at is None
