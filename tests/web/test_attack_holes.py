@@ -35,10 +35,12 @@ def _requests_shown(c: Client, w: World) -> list[str]:
     ]
 
 
-def _concluded_unannounced(clock: Any, supposed: str) -> tuple[World, Client]:
+def _concluded_unannounced(
+    clock: Any, supposed: str, options: dict[str, str] | None = None
+) -> tuple[World, Client]:
     """Ana accuses Bob (Woody) of being ``supposed``; four complaints conclude the trial
     on J2; the verdict is not announced."""
-    w = make_world(slug=f"ronde-{supposed}")
+    w = make_world(slug=f"ronde-{supposed}", options=options)
     mj = Client()
     mj.force_login(w.gms["Mj"])
     clock("J2 10:00")
@@ -50,8 +52,10 @@ def _concluded_unannounced(clock: Any, supposed: str) -> tuple[World, Client]:
     return w, mj
 
 
-def _accused_asks(clock: Any, supposed: str) -> tuple[list[str], Request, World, Client]:
-    w, mj = _concluded_unannounced(clock, supposed)
+def _accused_asks(
+    clock: Any, supposed: str, options: dict[str, str] | None = None
+) -> tuple[list[str], Request, World, Client]:
+    w, mj = _concluded_unannounced(clock, supposed, options)
     bob = Client()
     bob.force_login(w.users["Bob"])
     r = bob.post(
@@ -88,6 +92,15 @@ def test_the_accused_learns_nothing_from_a_request_answered_before_the_announcem
     bob = Client()
     bob.force_login(w.users["Bob"])
     assert after in _requests_shown(bob, w)[0]
+
+
+def test_under_outcome_applies_the_unjustly_accused_acts_at_once(clock: Any) -> None:
+    """A77 `outcome_applies`: the accused of an UNJUST verdict may act at once (the house
+    rule lets the outcome show): his request is not held."""
+    service.clear_cache()
+    shown, req, _w, _mj = _accused_asks(clock, "pierrot", {"A77": "outcome_applies"})
+    req.refresh_from_db()
+    assert req.status == Request.ACCEPTED, (req.status, req.message, shown)
 
 
 def test_two_game_masters_accepting_one_request_record_it_once(
