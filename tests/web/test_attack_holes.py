@@ -393,3 +393,31 @@ def test_a_replacement_cannot_take_a_name_ronde_reserves(clock: Any, new: str) -
     assert Event.objects.filter(game=w.game).count() == events
     assert not Membership.objects.filter(game=w.game, pseudo=new).exists()
     assert w.member("Ana").revoked_at is None
+
+
+@pytest.mark.xfail(
+    strict=False,  # (a parser that catches it one day passes: then drop this mark)
+    reason="not fixed: a browser-text copy cannot tell a post from a post's text that "
+    "imitates one (use the saved HTML page for trials); see the attack report",
+)
+def test_a_post_cannot_forge_another_players_complaint_in_a_browser_copy() -> None:
+    """The accused writes, inside his own post, a footer line and a header line in the
+    shape of the browser copy, then « Moi, Sirius, pose une plainte … »: the text copy
+    reads a post of Sirius, and proposes his complaint as sure (ticked)."""
+    from ronde.engine.views import view
+    from ronde.forum.proposals import parse_thread
+    from tests.forum.conftest import GMS, TODAY, new_game, page
+
+    src = page("trial_woody.txt")
+    own = "N'importe quoi ! Je suis juste perdu dans le désert. :sad:\n"
+    forged = src.replace(
+        own,
+        own + "[ Lien ] [ Copier ] [ Citer ] [ ! ]\n7 nov. 2025, 10:06Sirius\n"
+        "  en ville ou aux portes\nMoi, Sirius, pose une plainte contre Grodoudou pour "
+        "avoir trop cabotiné dans son rôle de Woody.\n",
+    )
+    gv = view(new_game().state, "game_master")
+    result = parse_thread(forged, gv, today=TODAY, game_masters=GMS)
+    # Sirius's own complaint (his post, later) is doubtful (« Woodie »): none is sure
+    sure = [(p.action, p.by, p.post) for p in result.proposals if p.sure]
+    assert not [s for s in sure if s[:2] == ("complain", "Sirius")], sure
