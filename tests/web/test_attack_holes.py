@@ -421,3 +421,31 @@ def test_a_post_cannot_forge_another_players_complaint_in_a_browser_copy() -> No
     # Sirius's own complaint (his post, later) is doubtful (« Woodie »): none is sure
     sure = [(p.action, p.by, p.post) for p in result.proposals if p.sure]
     assert not [s for s in sure if s[:2] == ("complain", "Sirius")], sure
+
+
+@pytest.mark.django_db
+def test_the_database_is_not_readable_by_other_local_users(tmp_path: Any) -> None:
+    """The secret key is created 0600, but the SQLite database beside it (every secret
+    of every game, the password hashes, the sessions of logged-in game masters) was
+    created with the umask's mode (0644: readable by any local account). Now 0600, its
+    WAL and shared-memory files with it (SQLite gives them the database's mode)."""
+    import os
+    import stat
+    import subprocess
+
+    from .test_hosting import RONDE, env_for
+
+    env = env_for(tmp_path)
+    out = subprocess.run(
+        ["sh", "-c", f"umask 022 && exec '{RONDE}' manage migrate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    files = [tmp_path / "ronde.sqlite3"]
+    files += [tmp_path / f"ronde.sqlite3{s}" for s in ("-wal", "-shm")]
+    modes = {f.name: oct(stat.S_IMODE(os.stat(f).st_mode)) for f in files if f.exists()}
+    assert "ronde.sqlite3" in modes
+    assert set(modes.values()) == {"0o600"}, modes
