@@ -5,6 +5,7 @@ test that failed before its fix (the other attacks are in ``test_attackers.py``,
 from __future__ import annotations
 
 import contextlib
+import html
 import re
 from typing import Any
 
@@ -92,6 +93,38 @@ def test_the_accused_learns_nothing_from_a_request_answered_before_the_announcem
     bob = Client()
     bob.force_login(w.users["Bob"])
     assert after in _requests_shown(bob, w)[0]
+
+
+@pytest.mark.parametrize(("supposed", "recorded"), [("woody", "refused"), ("pierrot", "applied")])
+def test_a_power_of_the_accused_recorded_in_the_console_waits_for_the_announcement(
+    clock: Any, supposed: str, recorded: str
+) -> None:
+    """The usual way: Bob sends his question by MP and a game master records it in the
+    console. Before the fix it was carried out at once if the verdict was UNJUST (the
+    answer on Bob's page), refused if JUST (no answer): his page told him. Now the
+    console holds it (nothing recorded, the same page for Bob) until the announcement."""
+    service.clear_cache()
+    w, mj = _concluded_unannounced(clock, supposed)
+    bob = Client()
+    bob.force_login(w.users["Bob"])
+    before = _TOKENS.sub(r"\1", bob.get(reverse("player", args=[w.game.slug])).content.decode())
+    ask = {"by": "Bob", "player": "Cid", "as": "pierrot", "at": service.now().isoformat()}
+    r = mj.post(reverse("gm_action", args=[w.game.slug, "ask"]), ask)
+    assert r.status_code == 400
+    assert "attend l'annonce du verdict du Procès n°1" in html.unescape(r.content.decode())
+    assert not Action.objects.filter(game=w.game, action="ask").exists()
+    after = _TOKENS.sub(r"\1", bob.get(reverse("player", args=[w.game.slug])).content.decode())
+    assert after == before
+    # after the announcement, recorded at the time the MP came: the rules decide
+    clock("J2 13:00")
+    _gm(mj, w, "announce", {"trial": 1})
+    r = mj.post(reverse("gm_action", args=[w.game.slug, "ask"]), ask)
+    asked = Action.objects.filter(game=w.game, action="ask").count()
+    if recorded == "refused":  # JUST: he was unmasked then (R8.4), nothing recorded
+        assert r.status_code == 400 and asked == 0
+        assert "démasqué" in html.unescape(r.content.decode())
+    else:
+        assert r.status_code == 302 and asked == 1
 
 
 def test_under_outcome_applies_the_unjustly_accused_acts_at_once(clock: Any) -> None:

@@ -382,6 +382,12 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
     by, args, when, note = form.command()
     if spec.who == "game_master":
         by = gm.name
+    held = _held_for_verdict(spec, by, game, request)
+    if held:
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["error"] = service.Outcome(False, "verdict_pending", held)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
     if name == "record_constraint":
         stop = _one_verdict(request, game, gm, args, data)
         if stop is not None:
@@ -869,6 +875,26 @@ def _verdict_awaited_by(game: Game, request: HttpRequest, pseudo: str) -> int | 
         if t["status"] in ("just", "unjust") and not t["announced"] and pseudo in t["accused"]:
             return int(t["number"])
     return None
+
+
+#: the player's own commands that name a trial: the engine refuses them alike to the
+#: accused of a verdict not yet announced (A77), whatever it is
+_REFUSED_ALIKE = frozenset({"open_trial", "complain", "cancel_trial", "shorten_trial"})
+
+
+def _held_for_verdict(spec: vocabulary.Spec, by: str, game: Game, request: HttpRequest) -> str:
+    """Why a player's own command recorded from the console waits for the announcement
+    of a verdict against him (A77 ``frozen``: its answer, a power refused because the
+    verdict unmasked him or carried out, would tell him the verdict), or ""."""
+    if not spec.requestable or spec.name in _REFUSED_ALIKE:
+        return ""
+    trial = _verdict_awaited_by(game, request, by)
+    if trial is None:
+        return ""
+    return _(
+        "%(p)s attend l'annonce du verdict du Procès n°%(n)s : enregistrez cette action "
+        "après l'annonce, à son heure (d'ici là, sa réponse lui apprendrait le verdict)."
+    ) % {"p": by, "n": trial}
 
 
 @require_POST
