@@ -19,7 +19,7 @@ from .events import (
     ThemeSet,
     Transfigured,
 )
-from .names import french_name, resolve_character
+from .names import RESERVED_NAMES, fold_name, french_name, resolve_character
 from .state import GameState
 from .trials import player_seat, running, trial_of
 from .unmasking import hidden_unmaskings
@@ -128,7 +128,10 @@ def replace_player(ctx: Context, cmd: Command, actor: str) -> None:
     g = ctx.g
     seat = player_seat(g, cmd.require("player"))
     new = str(cmd.require("new")).strip()
-    if not new or g.seat_of(new) is not None or g.is_game_master(new):
+    key = fold_name(new)
+    # (a name Ronde reserves, as for a roster: « game_master » would read the game
+    # masters' view, « public » the public's)
+    if not key or key in RESERVED_NAMES or g.seat_of(new) is not None or g.is_game_master(new):
         raise RuleViolation(
             "invalid_argument", f"Pseudo impossible pour le remplaçant : « {new} »."
         )

@@ -36,6 +36,7 @@ from .names import (
     EXTRAS,
     FULL_CAST,
     MAX_PLAYERS,
+    RESERVED_NAMES,
     RONDE_IDS,
     fold_name,
     french_name,
@@ -146,10 +147,6 @@ def _power(owner: Character, name: str) -> Handler:
         (own or owner.actions()[name])(ctx, cmd, actor)
 
     return handler
-
-
-#: names Ronde uses itself (the chorus as an author, the views' viewers)
-RESERVED_NAMES = frozenset({"chorus", "choeur", "public", "game_master", "engine"})
 
 
 def too_many_players(n: int) -> str:

@@ -87,6 +87,11 @@ _ALIASES: Final[dict[str, str]] = {
 _ARTICLES: Final[tuple[str, ...]] = ("l_", "le_", "la_", "les_", "the_", "un_", "une_")
 
 
+#: names Ronde uses itself (the chorus as an author, the views' viewers), folded: no
+#: player or game master may bear one (a roster, a game master's seat, a replacement)
+RESERVED_NAMES = frozenset({"chorus", "choeur", "chœur", "public", "game_master", "engine"})
+
+
 @lru_cache(maxsize=8192)
 def fold_name(text: str) -> str:
     """Fold a pseudo for an exact match (R0.4, issue Forum bridge): Unicode NFKC

@@ -21,7 +21,7 @@ from .errors import RuleViolation
 from .ronde import revived
 from .state import GameState
 from .trials import anonymous_right, legal_targets, quota_refusal
-from .unmasking import held_by, hidden_unmaskings
+from .unmasking import awaiting_verdict, before_verdicts, held_by, hidden_unmaskings, reading
 
 View = dict[str, Any]
 
@@ -39,7 +39,18 @@ def today_view(g: GameState, seat: str) -> View:
     deadline); ``chorus_actions``: the chorus's actions available today (members
     only); ``last_breath_until``: the last day of a power his character leaves him
     after his fall (the Diva's last breath), or ``None``.
+
+    Read as the player knows the game while verdicts wait for their announcement (A77,
+    as :func:`ronde.engine.views.player_view`): nothing in it depends on their outcome,
+    and under ``frozen`` the accused may not take part in trials meanwhile.
     """
+    with reading():
+        awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+        with before_verdicts(g):
+            return _today_view(g, seat, awaiting=awaiting)
+
+
+def _today_view(g: GameState, seat: str, *, awaiting: bool) -> View:
     p = g.players[seat]
     day = g.day()
     module = character_of(g, p)
@@ -59,7 +70,7 @@ def today_view(g: GameState, seat: str) -> View:
     else:
         out["constraint"] = None
     active = p.masked and p.unofficial is None and not out["asleep"] and g.days_closed >= 1
-    active = active and not g.game_ended
+    active = active and not g.game_ended and not awaiting
     out["active"] = active
     out["used"] = len(p.actions.get(g.action_day(g.clock) if g.clock else 0, []))
     out["can_act"] = active and quota_refusal(g, p, opening=False, anonymous=p.new_extra) is None
@@ -116,18 +127,21 @@ def today_view(g: GameState, seat: str) -> View:
 def items_requested(g: GameState, seat: str) -> frozenset[str]:
     """The items ``seat``'s character asks him to send the game masters (a delivery of
     them is not reported, A73)."""
-    p = g.players[seat]
-    return frozenset(character_of(g, p).items_requested(g, p))
+    with reading(), before_verdicts(g):  # as he knows the game (A77)
+        p = g.players[seat]
+        return frozenset(character_of(g, p).items_requested(g, p))
 
 
 def jokers_allowed(g: GameState, seat: str) -> bool:
     """Whether ``seat`` may use a Joker now: masked, and his character has Jokers (R6.10)."""
-    p = g.players[seat]
-    return p.masked and character_of(g, p).jokers_allowed(g, p)
+    with reading(), before_verdicts(g):  # as he knows the game (A77)
+        p = g.players[seat]
+        return p.masked and character_of(g, p).jokers_allowed(g, p)
 
 
 def joker_refusal(g: GameState, seat: str, items: list[str]) -> str | None:
     """Why ``items`` would not make ``seat``'s Joker (``None``: they would), as his
     character's rules say."""
-    p = g.players[seat]
-    return character_of(g, p).joker_refusal(g, p, items)
+    with reading(), before_verdicts(g):  # as he knows the game (A77)
+        p = g.players[seat]
+        return character_of(g, p).joker_refusal(g, p, items)

@@ -420,6 +420,9 @@ def accept(inv: Invitation, user: User) -> None:
     nothing behind."""
     now = _now()
     with transaction.atomic():
+        # one acceptance at a time per account: the "no other seat in this game" check
+        # below sees the seat another acceptance of his just took (PostgreSQL)
+        User.objects.select_for_update().filter(pk=user.pk).first()
         won = Invitation.objects.filter(
             pk=inv.pk, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=now
         ).update(used_at=now, accepted_by=user)

@@ -266,9 +266,14 @@ def record(
     request: Request | None = None,
     seen: int | None = None,
     confirm: str | None = None,
+    deciding: bool = False,
 ) -> Outcome:
     """Record ``by`` doing ``action`` with ``args`` at ``at`` (default: the game's now,
     read once the game is locked).
+
+    ``deciding``: a game master accepts the player's ``request``: refused
+    (:data:`REQUEST_DECIDED`, nothing written) unless it is still pending, read under the
+    lock (two game masters accepting it at once record it once).
 
     An instant before the last recorded event rebuilds the game with the action
     inserted: purely additive, it is written at once; if it changes what was
@@ -285,6 +290,8 @@ def record(
             row = _locked(game.pk)
             if not row.started:
                 return Outcome(False, "game_not_running", "La partie n'a pas commencé.")
+            if deciding and request is not None and not _still_pending(request):
+                return Outcome(False, REQUEST_DECIDED, "Cette demande a déjà été traitée.")
             t = clocks.game_now(row)
             moved = 0 if seen is None else max(0, row.last_seq - seen)
             base = load(row)
@@ -326,6 +333,19 @@ def record(
             return Outcome(True, events=list(own), action=saved, moved=moved)
     except IntegrityError:
         raise Conflict() from None
+
+
+#: the code of a request already decided by another game master (nothing recorded)
+REQUEST_DECIDED = "request_decided"
+
+
+def _still_pending(request: Request) -> bool:
+    """Whether a player's request may still be accepted, read under the game's lock: two
+    game masters who both saw it pending record it once (the second is told)."""
+    return (
+        Request.objects.filter(pk=request.pk, status=Request.PENDING).exists()
+        and not Action.objects.filter(request_id=request.pk).exists()
+    )
 
 
 def _insert_past(

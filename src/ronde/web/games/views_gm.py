@@ -382,6 +382,12 @@ def action_form(request: HttpRequest, game: Game, gm: GameMaster, name: str) -> 
     by, args, when, note = form.command()
     if spec.who == "game_master":
         by = gm.name
+    held = _held_for_verdict(spec, by, game, request)
+    if held:
+        ctx = _form_context(game, gm, spec, v, values, form)
+        ctx["error"] = service.Outcome(False, "verdict_pending", held)
+        ctx["items"] = vocabulary.item_names()
+        return render(request, "games/gm_action.html", ctx, status=400)
     if name == "record_constraint":
         stop = _one_verdict(request, game, gm, args, data)
         if stop is not None:
@@ -859,6 +865,38 @@ def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     )
 
 
+def _verdict_awaited_by(game: Game, request: HttpRequest, pseudo: str) -> int | None:
+    """The number of a concluded trial against ``pseudo`` whose verdict the game masters
+    have not announced yet, under A77 ``frozen`` (``None`` otherwise)."""
+    v = service.view_for(game, "game_master", request.user)
+    if v["options"].get("A77", "frozen") != "frozen":
+        return None
+    for t in v["trials"]:
+        if t["status"] in ("just", "unjust") and not t["announced"] and pseudo in t["accused"]:
+            return int(t["number"])
+    return None
+
+
+#: the player's own commands that name a trial: the engine refuses them alike to the
+#: accused of a verdict not yet announced (A77), whatever it is
+_REFUSED_ALIKE = frozenset({"open_trial", "complain", "cancel_trial", "shorten_trial"})
+
+
+def _held_for_verdict(spec: vocabulary.Spec, by: str, game: Game, request: HttpRequest) -> str:
+    """Why a player's own command recorded from the console waits for the announcement
+    of a verdict against him (A77 ``frozen``: its answer, a power refused because the
+    verdict unmasked him or carried out, would tell him the verdict), or ""."""
+    if not spec.requestable or spec.name in _REFUSED_ALIKE:
+        return ""
+    trial = _verdict_awaited_by(game, request, by)
+    if trial is None:
+        return ""
+    return _(
+        "%(p)s attend l'annonce du verdict du Procès n°%(n)s : enregistrez cette action "
+        "après l'annonce, à son heure (d'ici là, sa réponse lui apprendrait le verdict)."
+    ) % {"p": by, "n": trial}
+
+
 @require_POST
 @gm_page
 def decide_request(
@@ -872,12 +910,33 @@ def decide_request(
         messages.warning(request, _("Cette demande a déjà été traitée."))
         return redirect("gm_dashboard", slug=game.slug)
     if decision == "refuse":
-        req.status = Request.REFUSED
-        req.message = str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ.")
-        req.decided_by = request.user if request.user.is_authenticated else None
-        req.decided_at = service.now()
-        req.save(update_fields=["status", "message", "decided_by", "decided_at"])
-        messages.success(request, _("Demande refusée."))
+        # only while no other game master decided it meanwhile (read as pending by both)
+        refused = Request.objects.filter(
+            pk=req.pk, status=Request.PENDING, actions__isnull=True
+        ).update(
+            status=Request.REFUSED,
+            message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
+            decided_by=request.user if request.user.is_authenticated else None,
+            decided_at=service.now(),
+        )
+        if not refused:
+            messages.warning(request, _("Cette demande a déjà été traitée."))
+        else:
+            messages.success(request, _("Demande refusée."))
+        return redirect("gm_dashboard", slug=game.slug)
+    trial = _verdict_awaited_by(game, request, req.membership.pseudo)
+    if trial is not None:
+        # A77 (frozen): his answer would depend on the verdict (a power refused because
+        # it unmasked him, or accepted): it waits for the announcement, whatever it is
+        messages.error(
+            request,
+            _(
+                "La demande de %(p)s attend l'annonce du verdict du Procès n°%(n)s : "
+                "acceptez-la après l'annonce (d'ici là, la réponse lui apprendrait le "
+                "verdict)."
+            )
+            % {"p": req.membership.pseudo, "n": trial},
+        )
         return redirect("gm_dashboard", slug=game.slug)
     spec = vocabulary.BY_NAME[req.action]
     args = dict(req.args)
@@ -896,9 +955,13 @@ def decide_request(
             at=req.created_at,
             request=req,
             confirm=str(request.POST["confirm"]) if request.POST.get("confirm") else None,
+            deciding=True,
         )
     except service.Conflict:
         messages.warning(request, service.Conflict.message)
+        return redirect("gm_dashboard", slug=game.slug)
+    if out.code == service.REQUEST_DECIDED:  # another game master was first
+        messages.warning(request, _("Cette demande a déjà été traitée."))
         return redirect("gm_dashboard", slug=game.slug)
     if out.preview is not None and not out.ok:
         game.refresh_from_db()

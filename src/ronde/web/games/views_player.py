@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -551,30 +551,48 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     for arg in spec.args:  # a ruling of the game masters is never the player's to give
         if arg.ruling:
             args.pop(arg.name, None)
-    pending = Request.objects.filter(membership=member, status=Request.PENDING)
-    if any(r.action == action and r.args == args for r in pending):
-        messages.error(request, _("Cette demande attend déjà la réponse des MJ."))
-        return redirect(back, slug=game.slug)
-    if len(pending) >= MAX_PENDING:
-        messages.error(
-            request,
-            _("Vous avez déjà %(n)s demandes en attente : attendez la réponse des MJ.")
-            % {"n": len(pending)},
-        )
-        return redirect(back, slug=game.slug)
-    Request.objects.create(
-        game=game, membership=member, action=action, args=args, created_at=service.game_now(game)
-    )
-    messages.success(request, _("Demande envoyée aux MJ."))
+    refusal = _send(game, member, action, args)
+    if refusal:
+        messages.error(request, refusal)
+    else:
+        messages.success(request, _("Demande envoyée aux MJ."))
     return redirect(back, slug=game.slug)
+
+
+def _send(game: Game, member: Membership, action: str, args: dict[str, Any]) -> str:
+    """Store the player's request unless the same one is already waiting, or too many
+    are: one player's requests are checked and stored one at a time (his row locked), so
+    the same form sent twice at once from two pages is stored once. Returns the refusal
+    ("" when stored)."""
+    with transaction.atomic():
+        Membership.objects.select_for_update().filter(pk=member.pk).first()
+        pending = list(Request.objects.filter(membership=member, status=Request.PENDING))
+        if any(r.action == action and r.args == args for r in pending):
+            return _("Cette demande attend déjà la réponse des MJ.")
+        if len(pending) >= MAX_PENDING:
+            return _("Vous avez déjà %(n)s demandes en attente : attendez la réponse des MJ.") % {
+                "n": len(pending)
+            }
+        Request.objects.create(
+            game=game,
+            membership=member,
+            action=action,
+            args=args,
+            created_at=service.game_now(game),
+        )
+    return ""
 
 
 @require_POST
 @player_page
 def withdraw_request(request: HttpRequest, game: Game, member: Membership, pk: int) -> HttpResponse:
     req = get_object_or_404(Request, pk=pk, membership=member, status=Request.PENDING)
-    req.status = Request.WITHDRAWN
-    req.decided_at = service.now()
-    req.save(update_fields=["status", "decided_at"])
-    messages.success(request, _("Demande retirée."))
+    # not once a game master accepted it meanwhile (its action recorded)
+    withdrawn = Request.objects.filter(
+        pk=req.pk, status=Request.PENDING, actions__isnull=True
+    ).update(status=Request.WITHDRAWN, decided_at=service.now())
+    if not withdrawn:
+        messages.error(request, _("Trop tard : les MJ ont déjà traité cette demande."))
+    else:
+        messages.success(request, _("Demande retirée."))
     return redirect("chorus" if req.action == "chorus_vote" else "player", slug=game.slug)
