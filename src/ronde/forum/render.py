@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from importlib import resources
@@ -195,12 +195,134 @@ def template_source(templates: Templates, name: str) -> str:
 
 
 def check_template(text: str) -> str:
-    """Why ``text`` is not a valid template ("" when it compiles)."""
+    """Why ``text`` is not a valid template ("" when it compiles and keeps to the
+    constructions :class:`BoundedSandbox` allows)."""
     try:
-        jinja2.Environment().parse(text)
+        BoundedSandbox().parse(text)
     except jinja2.TemplateSyntaxError as exc:
         return f"ligne {exc.lineno} : {exc.message}"
     return ""
+
+
+#: the filters a template may use (none that makes a text of any size from a number:
+#: ``center``, ``indent``, ``format``, ``replace`` ... are left out)
+SAFE_FILTERS = frozenset(
+    {"plain", "join_fr", "announced", "perso", "length", "count", "map", "trim", "join",
+     "upper", "lower", "capitalize", "title", "default", "d", "first", "last", "sort",
+     "unique", "string", "int", "e", "escape", "striptags", "reverse", "list", "select",
+     "reject", "selectattr", "rejectattr", "abs", "round", "min", "max", "sum"}
+)  # fmt: skip
+#: the methods a template may call (none that takes a size)
+SAFE_METHODS = frozenset(
+    {"get", "items", "keys", "values", "isdigit", "isalpha", "startswith", "endswith",
+     "lower", "upper", "strip", "capitalize", "title"}
+)  # fmt: skip
+#: the functions a template is given (:func:`_variables`)
+SAFE_FUNCTIONS = frozenset({"pseudo", "perso", "persos", "role"})
+#: the constructions a template may hold: no arithmetic that grows a text (``*``, ``**``,
+#: ``+``, ``~``, ``%``), no macro, include, import, block, captured block or recursive loop
+_SAFE_NODES: tuple[type[jinja2.nodes.Node], ...] = tuple(
+    getattr(jinja2.nodes, name)
+    for name in (
+        "Template", "Output", "TemplateData", "Name", "Const", "Getattr", "Getitem",
+        "Slice", "Filter", "Test", "If", "CondExpr", "Compare", "Operand", "And", "Or",
+        "Not", "Neg", "Pos", "Sub", "Div", "FloorDiv", "For", "Assign", "Tuple", "List",
+        "Dict", "Pair", "Keyword", "Call",
+    )
+)  # fmt: skip
+#: filters that apply another filter named by their first argument
+_APPLYING = frozenset({"map"})
+#: a template's size and its constants, at most
+MAX_TEMPLATE = 20_000
+MAX_TEXT = 10_000
+MAX_NUMBER = 1_000_000
+#: the loop turns of one rendering, and the size of its text, at most
+MAX_TURNS = 20_000
+MAX_OUTPUT = 200_000
+
+
+class TemplateTooCostly(Exception):
+    """A rendering went past :data:`MAX_TURNS` loop turns or :data:`MAX_OUTPUT` characters."""
+
+
+class BoundedSandbox(SandboxedEnvironment):
+    """The sandbox of forum templates, which game masters write (any account may create a
+    game, and one server serves every game). Besides the sandbox's own limits:
+
+    - a template keeps to constructions whose work stays in proportion to what it is
+      given (:data:`SAFE_FILTERS`, :data:`SAFE_METHODS`, :data:`SAFE_FUNCTIONS`, no
+      arithmetic that grows a text, no ``range``): ``{{ "a" * 10**8 }}`` is refused when
+      the template is compiled (``TemplateSyntaxError``: :func:`render` falls back to the
+      engine's text, the console warns when it is saved);
+    - every loop counts its turns against the rendering's :data:`MAX_TURNS` (loops
+      nested over a long text), and :func:`render` stops at :data:`MAX_OUTPUT`
+      characters (:class:`TemplateTooCostly`, the same fallback)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.filters["_turns"] = _turns
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> jinja2.nodes.Template:
+        tree = super()._parse(source, name, filename)
+        problem = _unsafe(tree, len(source))
+        if problem is not None:
+            line, why = problem
+            raise jinja2.TemplateSyntaxError(why, line, name, filename)
+        for loop in tree.find_all(jinja2.nodes.For):  # (each loop's turns counted)
+            loop.iter = jinja2.nodes.Filter(
+                loop.iter, "_turns", [], [], None, None, lineno=loop.lineno
+            )
+        return tree
+
+
+@jinja2.pass_context
+def _turns(context: jinja2.runtime.Context, items: Any) -> Iterator[Any]:
+    """``items``, each turn counted against the rendering's :data:`MAX_TURNS` (kept on its
+    context: one per rendering)."""
+    counter: list[int] = context.__dict__.setdefault("_ronde_turns", [0])
+    for item in items:
+        counter[0] += 1
+        if counter[0] > MAX_TURNS:
+            raise TemplateTooCostly(f"plus de {MAX_TURNS} tours de boucle")
+        yield item
+
+
+def _unsafe(tree: jinja2.nodes.Template, size: int) -> tuple[int, str] | None:
+    """Where and why ``tree`` leaves :class:`BoundedSandbox`'s constructions, if it does."""
+    if size > MAX_TEMPLATE:
+        return 1, f"modèle trop long ({size} caractères, {MAX_TEMPLATE} au plus)"
+    nodes = jinja2.nodes
+    for node in tree.find_all(nodes.Node):
+        line = node.lineno
+        if not isinstance(node, _SAFE_NODES):
+            return line, f"construction interdite dans un modèle : {type(node).__name__}"
+        if isinstance(node, nodes.Const):
+            value = node.value
+            if isinstance(value, str) and len(value) > MAX_TEXT:
+                return line, "texte constant trop long"
+            if isinstance(value, int | float) and abs(value) > MAX_NUMBER:
+                return line, f"nombre trop grand : {value}"
+        elif isinstance(node, nodes.Filter):
+            if node.name not in SAFE_FILTERS:
+                return line, f"filtre interdit dans un modèle : {node.name}"
+            if node.name in _APPLYING and node.args:
+                first = node.args[0]
+                if not (isinstance(first, nodes.Const) and first.value in SAFE_FILTERS):
+                    return line, f"filtre {node.name} : seulement des filtres permis"
+        elif isinstance(node, nodes.Call):
+            callee = node.node
+            if node.dyn_args is not None or node.dyn_kwargs is not None:
+                return line, "appel avec *args ou **kwargs interdit"
+            if isinstance(callee, nodes.Name) and callee.name in SAFE_FUNCTIONS:
+                continue
+            if isinstance(callee, nodes.Getattr) and callee.attr in SAFE_METHODS:
+                continue
+            return line, "appel interdit dans un modèle (seuls pseudo, perso, persos, role)"
+        elif isinstance(node, nodes.For) and node.recursive:
+            return line, "boucle récursive interdite"
+        elif isinstance(node, nodes.Name) and node.name == "range":
+            return line, "range interdit dans un modèle"
+    return None
 
 
 def message_key(message: Message) -> str:
@@ -255,7 +377,7 @@ def load_templates(
                     }
     loaders.append(jinja2.PackageLoader("ronde.forum", "templates"))
     # sandboxed: templates are written by game masters (any account may create a game)
-    env = SandboxedEnvironment(
+    env = BoundedSandbox(
         loader=jinja2.ChoiceLoader(loaders),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
@@ -400,7 +522,7 @@ def render(
     kind = str(message.get("kind", ""))
     name = f"{kind}.txt" if kind and templates.has(kind) else "_default.txt"
     try:
-        text = templates.env.get_template(name).render(**_variables(message, templates, ctx))
+        text = _bounded(templates.env.get_template(name), _variables(message, templates, ctx))
         problem = ""
     except Exception as exc:  # a game master's template must never stop the console
         text = str(message.get("text", ""))
@@ -414,6 +536,18 @@ def render(
         # the forum's editor removes the first U+200B of a post (FORUM-PAGE.md)
         text = ZWSP + text
     return Rendered(text=text, template=name, problem=problem)
+
+
+def _bounded(template: jinja2.Template, variables: Mapping[str, Any]) -> str:
+    """``template`` rendered, stopped past :data:`MAX_OUTPUT` characters."""
+    parts: list[str] = []
+    size = 0
+    for part in template.generate(**variables):
+        size += len(part)
+        if size > MAX_OUTPUT:
+            raise TemplateTooCostly(f"texte de plus de {MAX_OUTPUT} caractères")
+        parts.append(part)
+    return "".join(parts)
 
 
 def render_message(
