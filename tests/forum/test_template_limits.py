@@ -38,6 +38,7 @@ COSTLY = {
     "padding filter": '{{ "x"|center(900000) }}',
     "padding through map": '{{ data.names|map("center", 900000)|join }}',
     "padding method": '{{ "x".ljust(900000) }}',
+    "a separator made of the data": "{{ data.long|list|join(data.long)|list|join(data.long) }}",
     "a huge number": "{{ data.long|truncate(100000000000) }}",
     "a macro": "{% macro m() %}{{ m() }}{% endmacro %}{{ m() }}",
     "an include": '{% include "asleep.txt" %}',

@@ -305,6 +305,11 @@ def _unsafe(tree: jinja2.nodes.Template, size: int) -> tuple[int, str] | None:
         elif isinstance(node, nodes.Filter):
             if node.name not in SAFE_FILTERS:
                 return line, f"filtre interdit dans un modèle : {node.name}"
+            if node.name == "join" and not all(
+                isinstance(a, nodes.Const) for a in [*node.args, *(k.value for k in node.kwargs)]
+            ):
+                # (a separator made of the data multiplies a text by itself)
+                return line, "filtre join : un séparateur constant seulement"
             if node.name in _APPLYING and node.args:
                 first = node.args[0]
                 if not (isinstance(first, nodes.Const) and first.value in SAFE_FILTERS):
