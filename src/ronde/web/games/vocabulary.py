@@ -559,7 +559,15 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
             return datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
         except ValueError:
             raise ValueError(f"date invalide : « {text} ».") from None
-    return parse_time(text, start)
+    try:
+        return parse_time(text, start)
+    except ValueError:
+        if re.fullmatch(r"\s*J\d+\s+\d{1,2}[:h]\d{2}\s*", text, re.IGNORECASE):
+            raise ValueError(f"heure invalide : « {text} ».") from None
+        raise ValueError(
+            f"heure illisible : « {text} ». Écrivez « J3 10:00 », « 14:04 » (aujourd'hui) "
+            "ou « 03/12 14:04 »."
+        ) from None
 
 
 class ActionForm(forms.Form):
