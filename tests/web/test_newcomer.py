@@ -184,3 +184,34 @@ def test_invitation_keeps_the_pseudo_inside_its_quotes(db: Any, world: World) ->
     page = _page(Client().get(reverse("invitation", args=[inv.token])))
     assert "la place de joueur «\u00a0Ana\u00a0»" in page
     assert "«\u00a0Partie de test\u00a0»" in page
+
+
+def test_seats_in_french_order_and_unmasked_characters_kept(
+    client: Client, world: World, clock: Any
+) -> None:
+    from ronde.web.games import accounts
+    from ronde.web.games.views_gm import _by_pseudo
+
+    clock("J2 10:00")
+    accounts.add_player(world.game, "Élodie")
+    accounts.add_player(world.game, "dédé")
+    names = [m.pseudo for m in _by_pseudo(world.game.memberships.all())]
+    assert names.index("dédé") < names.index("Élodie") < names.index("Fay")
+    gm = gm_client(client, world)
+    page = _page(gm.get(reverse("gm_players", args=[world.game.slug])))
+    assert page.index("dédé") < page.index("Élodie") < page.index("Fay")
+    # an unmasked player keeps his character in « Tous les joueurs »
+    out = service.record(
+        world.game, None, "record_constraint", "Mj", {"player": "Bob", "day": 2, "met": False}
+    )
+    assert out.ok
+    clock("J3 10:00")
+    v = service.view_for(world.game, "game_master")
+    unmasked = [p for p in v["players"] if not p["masked"] and p["original"]]
+    assert unmasked
+    page = _page(gm.get(reverse("gm_dashboard", args=[world.game.slug])))
+    every = page[page.index("Tous les joueurs") :]
+    from ronde.web.games.templatetags.ronde import character
+
+    for p in unmasked:
+        assert f"{character(p['original'])} (démasqué)" in every

@@ -608,7 +608,9 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     Request.objects.create(
         game=game, membership=member, action=action, args=args, created_at=service.game_now(game)
     )
-    messages.success(request, _("Demande envoyée aux MJ."))
+    messages.success(
+        request, _("Demande envoyée aux MJ. Leur réponse s'affichera plus bas sur cette page.")
+    )
     return redirect(back, slug=game.slug)
 
 
