@@ -215,3 +215,18 @@ def test_seats_in_french_order_and_unmasked_characters_kept(
 
     for p in unmasked:
         assert f"{character(p['original'])} (démasqué)" in every
+
+
+def test_the_chorus_page_speaks_of_votes(client: Client, world: World, clock: Any) -> None:
+    clock("J2 10:00")
+    out = service.record(
+        world.game, None, "record_constraint", "Mj", {"player": "Bob", "day": 2, "met": False}
+    )
+    assert out.ok
+    clock("J3 10:00")
+    assert not service.view_for(world.game, "Bob")["me"]["masked"]
+    client.force_login(world.users["Bob"])
+    r = client.get(reverse("chorus", args=[world.game.slug]))
+    assert r.status_code == 200
+    page = _page(r)
+    assert "Aucun vote envoyé." in page and "Aucune demande." not in page

@@ -438,6 +438,10 @@ def player_powers(character: str | None, *, chorus: bool) -> list[Spec]:
     ]
 
 
+#: parenthesised hints of the forms' labels left out where an action is read back
+_FORM_HINTS = (_("deux pour les Décorateurs"), _("par MP aux MJ"))
+
+
 def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
     """A short French rendering of command arguments (« Procès : 3 ; Anonyme : oui »):
     the labels of ``action``'s declaration, characters and items by their French names."""
@@ -445,7 +449,8 @@ def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
     kinds = {a.name: a for a in spec.args} if spec else {}
     catalog = default_catalog()
     parts = []
-    for k, v in args.items():
+    order = {name: i for i, name in enumerate(kinds)}
+    for k, v in sorted(args.items(), key=lambda kv: order.get(kv[0], len(order))):
         arg = kinds.get(k)
         kind = arg.kind if arg else ""
         if isinstance(v, bool):
@@ -463,6 +468,8 @@ def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
         else:
             text = str(v)
         label = str(arg.label) if arg is not None else k
+        for hint in _FORM_HINTS:  # what helps to fill a form, not to read an action
+            label = label.replace(f" ({hint})", "")
         parts.append(f"{label} : {text}" if spec else f"{k}={text}")
     return " ; ".join(parts)
 
