@@ -230,3 +230,18 @@ def test_the_chorus_page_speaks_of_votes(client: Client, world: World, clock: An
     assert r.status_code == 200
     page = _page(r)
     assert "Aucun vote envoyé." in page and "Aucune demande." not in page
+
+
+def test_the_players_day_tabs_show_the_day_read_and_the_guess_is_explained(
+    client: Client, world: World, clock: Any
+) -> None:
+    clock("J3 10:00")
+    client.force_login(world.users["Ana"])
+    page = _page(client.get(reverse("player", args=[world.game.slug]), {"jour": "2"}))
+    tabs = re.findall(r'<nav class="tabs"[^>]*>(.*?)</nav>', page, flags=re.S)
+    assert tabs and any('href="?jour=2#' in t and 'aria-current="page"' in t for t in tabs)
+    # the style that shows it is the players' too, not only the console's
+    style = page[page.index("<style>") : page.index("</style>")]
+    assert ".tabs a[aria-current]" in style
+    guess = page[page.index('id="power-guess_ronde"') :]
+    assert "Chaque case de la Ronde une fois" in guess[: guess.index("</details>")]

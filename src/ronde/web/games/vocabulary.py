@@ -227,7 +227,11 @@ SPECS: tuple[Spec, ...] = (
         "player",
         (Arg("order", "characters", _("Les personnages de la Ronde, dans l'ordre")),),
         requestable=True,
-        help=_("Une seule tentative par partie."),
+        help=_(
+            "Une seule tentative par partie. Chaque case de la Ronde une fois (les "
+            "Décorateurs une seule fois), par son nom, un par ligne ou séparés par des "
+            "virgules."
+        ),
     ),
     Spec(
         "send_items",
