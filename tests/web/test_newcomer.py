@@ -245,3 +245,18 @@ def test_the_players_day_tabs_show_the_day_read_and_the_guess_is_explained(
     assert ".tabs a[aria-current]" in style
     guess = page[page.index('id="power-guess_ronde"') :]
     assert "Chaque case de la Ronde une fois" in guess[: guess.index("</details>")]
+
+
+def test_no_second_joker_offered_once_today_is_covered(
+    client: Client, world: World, clock: Any
+) -> None:
+    clock("J2 10:00")
+    client.force_login(world.users["Ana"])
+    page = _page(client.get(reverse("player", args=[world.game.slug])))
+    assert 'id="power-use_joker"' in page
+    out = service.record(world.game, None, "use_joker", "Ana", {"items": ["item_cards"]})
+    assert out.ok, out.message
+    page = _page(client.get(reverse("player", args=[world.game.slug])))
+    today = _visible(page[page.index('id="aujourdhui"') : page.index("</section>")])
+    assert "Elle ne compte pas aujourd'hui" in today and "Joker restant : 1." in today
+    assert 'id="power-use_joker"' not in page and "Utiliser un Joker" not in today

@@ -171,6 +171,12 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
             continue
         if s.name == "use_joker" and not (today["jokers_left"] and today["constraint"]):
             continue
+        if (
+            s.name == "use_joker"
+            and today["constraint"].get("covered")
+            and seen.g.opt("A24") != "named_day"
+        ):
+            continue  # today's constraint is already waived: a Joker would cover nothing
         out.append(s)
     return out
 
