@@ -215,6 +215,9 @@ def test_seats_in_french_order_and_unmasked_characters_kept(
 
     for p in unmasked:
         assert f"{character(p['original'])} (démasqué)" in every
+    # the Jokers' column says so when none was used
+    duties = page[page.index('id="duties-h"') : page.index("Tous les joueurs")]
+    assert "Jokers utilisés" in duties and ">aucun</span>" in duties
 
 
 def test_the_chorus_page_speaks_of_votes(client: Client, world: World, clock: Any) -> None:
