@@ -106,6 +106,7 @@ def test_todo_buttons_come_back_to_their_item_and_overdue_is_marked(
     key = item_key(2, ruling)
     page = _page(gm.get(dash))
     assert f'name="next" value="{dash}#todo-{key}"' in page
+    assert "J2 10:00</strong>." in page and "jour J2" not in page  # said once
     r = gm.post(reverse("gm_todo", args=[world.game.slug]), {"key": key, "op": "take"})
     assert r.status_code == 302 and r["Location"] == f"{dash}#todo-{key}"
     # a verdict button comes back to its item too
