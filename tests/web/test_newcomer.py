@@ -185,6 +185,9 @@ def test_invitation_keeps_the_pseudo_inside_its_quotes(db: Any, world: World) ->
     page = _page(Client().get(reverse("invitation", args=[inv.token])))
     assert "la place de joueur «\u00a0Ana\u00a0»" in page
     assert "«\u00a0Partie de test\u00a0»" in page
+    gm = gm_client(Client(), world)
+    page = _page(gm.get(reverse("gm_invitations", args=[world.game.slug])))
+    assert "«\u00a0Nouveau lien\u00a0»" in page and "« Nouveau lien »" not in page
 
 
 def test_seats_in_french_order_and_unmasked_characters_kept(
