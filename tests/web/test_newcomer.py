@@ -267,3 +267,27 @@ def test_no_second_joker_offered_once_today_is_covered(
     today = _visible(page[page.index('id="aujourdhui"') : page.index("</section>")])
     assert "Elle ne compte pas aujourd'hui" in today and "Joker restant : 1." in today
     assert 'id="power-use_joker"' not in page and "Utiliser un Joker" not in today
+
+
+def test_the_cast_is_entered_and_shown_by_french_names(client: Client, db: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from ronde.web.games import accounts
+    from ronde.web.games.models import Game
+
+    service.clear_cache()
+    mj = get_user_model().objects.create_user("Mj", password="motdepasse-mj")
+    mj.user_permissions.add(accounts.organise_permission())
+    client.force_login(mj)
+    r = client.post(reverse("gm_home"), {"name": "Noms", "start": "2026-12-20", "gm_name": "Mj"})
+    assert r.status_code == 302
+    game = Game.objects.get(name="Noms")
+    setup = reverse("gm_setup", args=[game.slug])
+    cast = "Ana: Alice\nBob: Woody\nCid: petite sirene\nDan: Décorateurs\nEve: Figurant"
+    client.post(setup, {"op": "cast", "cast": cast, "ronde": "Alice\nWoody\nPetite Sirène"})
+    game.refresh_from_db()
+    assert game.cast["Cid"] == "little_mermaid" and game.ronde[2] == "little_mermaid"
+    page = _page(client.get(setup))
+    assert "Cid: Petite Sirène" in page and "Dan: Décorateurs" in page
+    assert "little_mermaid" not in _visible(page) and "alice (Alice)" not in page
+    assert "Avocat du Diable" in page
