@@ -305,7 +305,10 @@ def test_batch_complaints_of_one_trial(big: World, clock: Any) -> None:
 
 def test_arguments_are_described_in_french() -> None:
     text = vocabulary.describe_args({"trial": 1, "anonymous": True}, "complain")
-    assert text == "Procès : 1 ; Anonyme (par MP aux MJ) : oui"
+    assert text == "Procès : 1 ; Anonyme : oui"  # the form's hint is left out
+    # in the declaration's order, whatever the stored order
+    text = vocabulary.describe_args({"as": "woody", "against": ["Bob"]}, "open_trial")
+    assert text == "Accusé : Bob ; Personnage supposé : Woody"
     text = vocabulary.describe_args({"items": ["item_carpet"], "to": "Mj"}, "send_items")
-    assert text == "Objets envoyés : Tapis persan ; MJ : Mj"
+    assert text == "MJ : Mj ; Objets envoyés : Tapis persan"
     assert "Voyante" in vocabulary.describe_args({"character": "seer"}, "designate")

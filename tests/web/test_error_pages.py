@@ -49,7 +49,7 @@ def test_403_is_french_and_names_the_account(world: World) -> None:
     assert r.status_code == 403
     body = r.content.decode()
     _french(body)
-    assert "Accès refusé" in body and "« Ana »" in body and "secret reason" not in body
+    assert "Accès refusé" in body and "«&nbsp;Ana&nbsp;»" in body and "secret reason" not in body
 
 
 def test_400_and_500_are_french() -> None:

@@ -444,9 +444,9 @@ def accept(inv: Invitation, user: User) -> None:
 def seat_label(inv: Invitation) -> str:
     """The seat an invitation gives, for its page."""
     if inv.membership is not None:
-        return _("joueur « %(p)s »") % {"p": inv.membership.pseudo}
+        return _("joueur «\u00a0%(p)s\u00a0»") % {"p": inv.membership.pseudo}
     assert inv.game_master is not None
-    return _("MJ « %(n)s »") % {"n": inv.game_master.name}
+    return _("MJ «\u00a0%(n)s\u00a0»") % {"n": inv.game_master.name}
 
 
 def seat_pseudo(inv: Invitation) -> str:

@@ -4,6 +4,8 @@ scoreboard, players and their requests."""
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 from datetime import date, datetime
 from typing import Any
 
@@ -15,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ronde.engine.clock import PARIS, day_of, day_start, format_time
@@ -59,7 +62,11 @@ def item_key(day: int, w: dict[str, Any]) -> str:
 
 
 def _work(
-    request: HttpRequest, game: Game, v: View, choices: vocabulary.Choices
+    request: HttpRequest,
+    game: Game,
+    v: View,
+    choices: vocabulary.Choices,
+    now: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """The engine's to-do items, each with its mark, its form prefilled, and for a
     constraint the verdict already recorded."""
@@ -82,6 +89,11 @@ def _work(
             "key": key,
             "kind_fr": _KIND_FR.get(w["kind"], ""),
             "deadline_label": deadline_label(game.start, w.get("deadline_at")),
+            "late": bool(
+                now is not None
+                and w.get("deadline_at")
+                and datetime.fromisoformat(w["deadline_at"]) < now
+            ),
             "mark": mark,
             "taken_by": names.get(mark.taken_by_id) if mark and mark.taken_by_id else None,
             "done_by": names.get(mark.done_by_id) if mark and mark.done_by_id else None,
@@ -165,7 +177,7 @@ def _dashboard_context(
         "next_timer": format_time(eng.state.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
-        "work": _work(request, game, v, choices),
+        "work": _work(request, game, v, choices, now=t),
         "night_day": night_day,
         "night": [x for x in night if x.kind != "message"],
         "night_messages": [x for x in night if x.kind == "message"],
@@ -271,7 +283,9 @@ def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         else:
             mark.done_by, mark.done_at = None, None
         mark.save()
-    return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#todo-h")
+    # back to the item itself: on a phone the work list is long
+    anchor = f"todo-{key}" if re.fullmatch(r"[0-9a-f]{1,64}", key) else "todo-h"
+    return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#{anchor}")
 
 
 def player_label(p: dict[str, Any]) -> str:
@@ -544,9 +558,12 @@ def _after_write(
     if out.moved:
         messages.info(
             request,
-            _(
-                "%(n)d événement(s) enregistré(s) entre-temps (un autre MJ, une échéance) : "
-                "votre action a été appliquée sur l'état à jour."
+            ngettext(
+                "%(n)d événement enregistré entre-temps (un autre MJ, une échéance) : "
+                "votre action a été appliquée sur l'état à jour.",
+                "%(n)d événements enregistrés entre-temps (un autre MJ, une échéance) : "
+                "votre action a été appliquée sur l'état à jour.",
+                out.moved,
             )
             % {"n": out.moved},
         )
@@ -556,7 +573,11 @@ def _after_write(
     if out.preview is not None:
         accounts.reconcile(game)
     announced = [getattr(e, "text", "") for e in out.events if getattr(e, "public", False)]
-    summary = _("Enregistré : %(action)s (%(n)d événement(s)).") % {
+    summary = ngettext(
+        "Enregistré : %(action)s (%(n)d événement).",
+        "Enregistré : %(action)s (%(n)d événements).",
+        len(out.events),
+    ) % {
         "action": vocabulary.BY_NAME[name].label,
         "n": len(out.events),
     }
@@ -758,7 +779,7 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     invitations = accounts.open_invitations(game)
     members = [
         {"m": m, "invitation": invitations.get(("player", m.pk))}
-        for m in game.memberships.select_related("user").order_by("revoked_at", "pseudo")
+        for m in _by_pseudo(game.memberships.select_related("user"))
     ]
     gms = [
         {"gm": g, "invitation": invitations.get(("gm", g.pk))}
@@ -769,6 +790,17 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         "games/gm_players.html",
         {"game": game, "gm": gm, "members": members, "gms": gms},
     )
+
+
+def _by_pseudo(members: Any) -> list[Membership]:
+    """Seats in the order a French reader expects (« Élodie » between « Dédé » and
+    « Fanfan », case ignored), the seats whose access was withdrawn last."""
+
+    def folded(text: str) -> str:
+        plain = unicodedata.normalize("NFD", text)
+        return "".join(ch for ch in plain if not unicodedata.combining(ch)).casefold()
+
+    return sorted(members, key=lambda m: (m.revoked_at is not None, folded(m.pseudo), m.pseudo))
 
 
 def invitation_message(game: Game, pseudo: str, url: str, expires: datetime, gm: bool) -> str:
@@ -850,7 +882,7 @@ def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
 
     players = [
         row(("player", m.pk), m.pseudo, m.user, m.revoked_at is not None, True)
-        for m in game.memberships.select_related("user").order_by("revoked_at", "pseudo")
+        for m in _by_pseudo(game.memberships.select_related("user"))
     ]
     gms = [
         row(("gm", g.pk), g.name, g.user, False, g.pk != gm.pk)

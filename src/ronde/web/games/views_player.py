@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import Case, Max, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
@@ -32,7 +34,7 @@ from ronde.engine.views import View, view
 
 from . import labels, rawrows, service, viewcache, vocabulary
 from .access import player_page
-from .models import Game, Membership, Request
+from .models import Action, Game, Membership, Request
 from .vocabulary import Spec
 
 if TYPE_CHECKING:  # a type only: the web holds the engine's game through its service
@@ -144,7 +146,9 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
         return vocabulary.player_powers(None, chorus=True)
     character = _held(v)
     if character is None:
-        return _after_unmasking(seen)
+        # a masked player without a character yet (before the roles are revealed at the
+        # end of J1) has nothing to ask; an unmasked one keeps what R8.4 leaves him
+        return [] if v["me"].get("masked") else _after_unmasking(seen)
     roles = [character, *dict(v["me"].get("given_roles") or {})]
     specs: list[Spec] = []
     seen_names: set[str] = set()
@@ -167,6 +171,12 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
             continue
         if s.name == "use_joker" and not (today["jokers_left"] and today["constraint"]):
             continue
+        if (
+            s.name == "use_joker"
+            and today["constraint"].get("covered")
+            and seen.g.opt("A24") != "named_day"
+        ):
+            continue  # today's constraint is already waived: a Joker would cover nothing
         out.append(s)
     return out
 
@@ -222,6 +232,12 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
         )
         form: dict[str, Any] = {"spec": s, "fields": [f for f in fields if not f["arg"].ruling]}
+        if s.name == "use_joker":
+            form["note"] = _(
+                "Un Joker vous dispense de votre contrainte pour un jour. Envoyez d'abord "
+                "l'objet par MP dans le coffre d'un MJ, puis cette demande. "
+                "Jokers restants : %(n)s."
+            ) % {"n": seen.today["jokers_left"]}
         if s.name == "last_breath":
             form["note"] = _(
                 "Une seule fois, jusqu'à la fin du J%(d)s : un Personnage que vous n'avez "
@@ -334,17 +350,32 @@ def _messages(
     }
 
 
+#: an accepted request whose action no longer counts (``undone``: 2 struck out by the
+#: game masters, 1 refused by a later correction); the reason, a game masters' note, is
+#: never shown to the player
+_UNDONE = {
+    2: _lazy("acceptée, puis annulée par les MJ (action rayée)"),
+    1: _lazy("acceptée, puis devenue impossible après une correction des MJ"),
+}
+
+
 def _request_rows(requests: Any, start: date) -> list[dict[str, Any]]:
-    return [
-        {
-            "req": r,
-            "time": vocabulary.game_time_label(start, r.created_at),
-            "sentence": labels.request_sentence(r.action, r.args),
-            "status": labels.request_status(r.status),
-            "message": labels.humanize_all(r.message) if r.message else "",
-        }
-        for r in requests
-    ]
+    out = []
+    for r in requests:
+        status = labels.request_status(r.status)
+        undone = int(getattr(r, "undone", 0) or 0)
+        if r.status == Request.ACCEPTED and undone in _UNDONE:
+            status = str(_UNDONE[undone])
+        out.append(
+            {
+                "req": r,
+                "time": vocabulary.game_time_label(start, r.created_at),
+                "sentence": labels.request_sentence(r.action, r.args),
+                "status": status,
+                "message": labels.humanize_all(r.message) if r.message else "",
+            }
+        )
+    return out
 
 
 def _about_today(sentences: list[str], day: int) -> list[str]:
@@ -417,8 +448,14 @@ def _stored_requests(member: Membership) -> tuple[tuple[Any, ...], ...]:
     if sql is None:
         qn = conn.ops.quote_name
         r = qn("r")
+        a = qn("a")
+        undone = (
+            f"(SELECT MAX(CASE WHEN {a}.{qn('struck')} THEN 2 "
+            f"WHEN {a}.{qn('outcome')} = 'refused' THEN 1 ELSE 0 END) "
+            f"FROM {qn(Action._meta.db_table)} {a} WHERE {a}.{qn('request_id')} = {r}.{qn('id')})"
+        )
         sql = _REQUESTS_SQL[conn.vendor] = (
-            f"SELECT {_REQUEST.sql(conn)} FROM {qn(Request._meta.db_table)} {r} "
+            f"SELECT {_REQUEST.sql(conn)}, {undone} FROM {qn(Request._meta.db_table)} {r} "
             f"WHERE {r}.{qn('membership_id')} = %s "
             f"ORDER BY {r}.{qn('created_at')} DESC, {r}.{qn('id')} DESC LIMIT {SHOWN_REQUESTS}"
         )
@@ -449,9 +486,12 @@ def _player_context(
         request.user,
     )
     conn = connections[DEFAULT_DB_ALIAS]
-    requests = [_REQUEST.build(conn, row) for row in stored]
-    for r in requests:
+    requests = []
+    for row in stored:  # its columns, then whether its action was undone
+        r = _REQUEST.build(conn, row[:-1])
         r.membership = member
+        r.undone = row[-1]
+        requests.append(r)
     return {
         "game": game,
         "member": member,
@@ -511,7 +551,16 @@ def chorus(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
             "votes": votes,
             "powers": power_forms(game, seen, chorus=True),
             "requests": _request_rows(
-                member.requests.filter(action="chorus_vote")[:20], game.start
+                member.requests.filter(action="chorus_vote").annotate(
+                    undone=Max(
+                        Case(
+                            When(actions__struck=True, then=Value(2)),
+                            When(actions__outcome="refused", then=Value(1)),
+                            default=Value(0),
+                        )
+                    )
+                )[:20],
+                game.start,
             ),
         },
     )
@@ -555,7 +604,9 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     if refusal:
         messages.error(request, refusal)
     else:
-        messages.success(request, _("Demande envoyée aux MJ."))
+        messages.success(
+            request, _("Demande envoyée aux MJ. Leur réponse s'affichera plus bas sur cette page.")
+        )
     return redirect(back, slug=game.slug)
 
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from ronde.engine.clock import format_time, parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.views import view
 from ronde.render import STATUS_FR
 
-from . import service
+from . import service, vocabulary
 from .access import gm_page
 from .describe import describe
 from .models import Game, GameMaster
@@ -30,13 +29,13 @@ def preview(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         "game": game,
         "gm": gm,
         "at": text,
-        "now": format_time(eng.state.start, now),
+        "now": vocabulary.game_time_label(game.start, now),
         "clock": game.get_clock_display(),
     }
     if text:
         try:
             try:
-                t = parse_time(text, game.start)
+                t = vocabulary.read_game_time(text, game.start, now)
             except (ValueError, OverflowError) as exc:
                 raise RuleViolation("invalid_argument", str(exc)) from None
             later = service.preview(game, t)
@@ -45,7 +44,8 @@ def preview(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             return render(request, "games/gm_preview.html", ctx, status=400)
         fired = later.log[len(eng.log) :]
         ctx["events"] = [
-            {"time": format_time(later.state.start, e.at), "text": describe(e)} for e in fired
+            {"time": vocabulary.game_time_label(game.start, e.at), "text": describe(e)}
+            for e in fired
         ]
         v = view(later.state, "game_master")
         ctx["v"] = v

@@ -107,7 +107,7 @@ def _house_rules(game: Game) -> list[dict[str, Any]]:
 
 
 def _cast_text(game: Game) -> str:
-    return "\n".join(f"{p}: {c}" for p, c in game.cast.items())
+    return "\n".join(f"{p}: {french_name(c)}" for p, c in game.cast.items())
 
 
 @gm_page
@@ -139,7 +139,7 @@ def setup(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "error": error,
             "rules": _house_rules(game),
             "cast_text": _cast_text(game),
-            "ronde_text": "\n".join(game.ronde),
+            "ronde_text": "\n".join(french_name(c) for c in game.ronde),
             "cast_rows": [
                 {"player": p, "character": c, "name": french_name(c)} for p, c in game.cast.items()
             ],

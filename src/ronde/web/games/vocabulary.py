@@ -227,7 +227,11 @@ SPECS: tuple[Spec, ...] = (
         "player",
         (Arg("order", "characters", _("Les personnages de la Ronde, dans l'ordre")),),
         requestable=True,
-        help=_("Une seule tentative par partie."),
+        help=_(
+            "Une seule tentative par partie. Chaque case de la Ronde une fois (les "
+            "Décorateurs une seule fois), par son nom, un par ligne ou séparés par des "
+            "virgules."
+        ),
     ),
     Spec(
         "send_items",
@@ -438,6 +442,10 @@ def player_powers(character: str | None, *, chorus: bool) -> list[Spec]:
     ]
 
 
+#: parenthesised hints of the forms' labels left out where an action is read back
+_FORM_HINTS = (_("deux pour les Décorateurs"), _("par MP aux MJ"))
+
+
 def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
     """A short French rendering of command arguments (« Procès : 3 ; Anonyme : oui »):
     the labels of ``action``'s declaration, characters and items by their French names."""
@@ -445,7 +453,8 @@ def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
     kinds = {a.name: a for a in spec.args} if spec else {}
     catalog = default_catalog()
     parts = []
-    for k, v in args.items():
+    order = {name: i for i, name in enumerate(kinds)}
+    for k, v in sorted(args.items(), key=lambda kv: order.get(kv[0], len(order))):
         arg = kinds.get(k)
         kind = arg.kind if arg else ""
         if isinstance(v, bool):
@@ -463,6 +472,8 @@ def describe_args(args: Mapping[str, Any], action: str | None = None) -> str:
         else:
             text = str(v)
         label = str(arg.label) if arg is not None else k
+        for hint in _FORM_HINTS:  # what helps to fill a form, not to read an action
+            label = label.replace(f" ({hint})", "")
         parts.append(f"{label} : {text}" if spec else f"{k}={text}")
     return " ; ".join(parts)
 
@@ -559,7 +570,15 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
             return datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
         except ValueError:
             raise ValueError(f"date invalide : « {text} ».") from None
-    return parse_time(text, start)
+    try:
+        return parse_time(text, start)
+    except ValueError:
+        if re.fullmatch(r"\s*J\d+\s+\d{1,2}[:h]\d{2}\s*", text, re.IGNORECASE):
+            raise ValueError(f"heure invalide : « {text} ».") from None
+        raise ValueError(
+            f"heure illisible : « {text} ». Écrivez « J3 10:00 », « 14:04 » (aujourd'hui) "
+            "ou « 03/12 14:04 »."
+        ) from None
 
 
 class ActionForm(forms.Form):
