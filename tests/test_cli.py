@@ -459,8 +459,12 @@ def test_export_then_import_gives_the_same_views(game: str) -> None:
     for i, who in enumerate(["Ana", "Jon", "Fay"]):
         assert act(game, f"J2 1{i + 1}:00", who, "complain", "trial=1").exit_code == 0
     assert act(game, "J2 10:30", "Mj", "award", "player=Cid", "points=5", "reason=x").exit_code == 0
+    Path("g.jsonl").write_text("", encoding="utf-8")
+    Path("g.jsonl").chmod(0o644)  # (an existing file, readable by all: made private)
     result = invoke("export", game, "-o", "g.jsonl")
     assert result.exit_code == 0, result.output
+    # every secret of the game: readable by its owner only, as the database
+    assert Path("g.jsonl").stat().st_mode & 0o777 == 0o600
     result = invoke("import", "g.jsonl", "--slug", "copie")
     assert result.exit_code == 0, result.output
     assert _views("copie") == _views(game)

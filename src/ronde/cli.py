@@ -521,10 +521,19 @@ def export_command(
         sys.stdout.write(data.decode("utf-8"))
         return
     try:
-        output.write_bytes(data)
+        _write_private(output, data)
     except OSError as exc:
         raise _fail(f"{output}: écriture impossible : {exc}") from None
     err.print(f"Exporté : {output}", highlight=False)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` readable by its owner only (0600, whatever the umask):
+    an export holds every secret of the game, as the database does."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        os.fchmod(f.fileno(), 0o600)  # (a file that existed keeps its mode otherwise)
+        f.write(data)
 
 
 @app.command("import")
