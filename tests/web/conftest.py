@@ -131,3 +131,23 @@ def world(db: Any, clock: Any) -> World:
 def gm_client(client: Any, world: World, name: str = "Mj") -> Any:
     client.force_login(world.gms[name])
     return client
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (``CHROMIUM`` and ``ARGS``: see
+    ``test_browser``, whose ``pytestmark`` skips the browser tests without it)."""
+    from playwright.sync_api import sync_playwright
+
+    from .test_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def chromium(browser: Any) -> Any:
+    """:func:`browser` under the name some tests use."""
+    return browser

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,16 +48,6 @@ Hal: revenant
 Ida: extra
 Jo: extra"""
 RONDE = "alice\nwoody\npierrot\nhalus\nlittle_mermaid\npolichinelle\nguignol\nrevenant"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def shot(page: Any, name: str) -> None:

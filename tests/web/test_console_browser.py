@@ -4,7 +4,6 @@ desktop widths (screenshots in ``out/playwright/``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,16 +32,6 @@ def console_world(transactional_db: Any, clock: Any, settings: Any) -> World:
     world.gms["Mj"].set_password("motdepasse-mj-42")
     world.gms["Mj"].save()
     return world
-
-
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def _login(page: Any, base: str) -> None:

@@ -6,7 +6,6 @@ posted, judge a constraint with a helper's suggestion. Pages are checked at
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,16 +33,6 @@ QUESTIONS = ThreadSpec(
     title="Discussion du J2",
     posts=[P("Ana", "2 déc. 2026, 16:00", "town", [("text", "Qui ment ? Et pourquoi ?", "")])],
 )
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -45,16 +45,6 @@ def phone_world(transactional_db: Any, clock: Any) -> Iterator[tuple[World, dict
     service.set_clock(None)
 
 
-@pytest.fixture
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-
-
 def _page(browser: Any, base: str, cookie: str) -> Any:
     ctx = browser.new_context(viewport=PHONE)
     ctx.add_cookies([{"name": django_settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])

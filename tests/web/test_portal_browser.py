@@ -25,7 +25,7 @@ from django.test import Client
 
 from ronde.web.games import service
 
-from .test_browser import ARGS, ARTEFACTS, CHROMIUM
+from .test_browser import ARTEFACTS, CHROMIUM
 from .test_portal import Crawl, crawl_game, crawl_urls
 
 pytestmark = pytest.mark.skipif(
@@ -71,16 +71,6 @@ def crawled(transactional_db: Any) -> Iterator[tuple[Crawl, dict[str, str]]]:
         cookies[who] = client.cookies[settings.SESSION_COOKIE_NAME].value
     yield crawl, cookies
     service.set_clock(None)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def _context(browser: Any, base: str, cookie: str | None, width: int = 390) -> Any:
