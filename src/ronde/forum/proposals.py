@@ -118,6 +118,20 @@ class _Game:
     roster: Roster
     characters: dict[str, str | None]
     trials: list[Mapping[str, Any]]
+    #: why the authors of the copied posts are not proven (``Thread.unproven``)
+    unproven: str | None = None
+
+
+#: how to get sure steps from a browser copy (French)
+HOW_TO_PROVE = (
+    "pour des actions sûres, collez toutes les pages du sujet, chacune copiée en entier "
+    "(Ctrl+A puis Ctrl+C) au même moment, ou envoyez les pages enregistrées (Ctrl+S)"
+)
+
+
+def unproven_doubt(reason: str) -> str:
+    """The doubt of a step read from a browser copy that does not prove who wrote it."""
+    return f"copie du navigateur : auteur non prouvé ({reason}) ; {HOW_TO_PROVE}"
 
 
 def _game(view: Mapping[str, Any] | None, game_masters: Iterable[str]) -> _Game:
@@ -337,7 +351,8 @@ def _kind(thread: Thread) -> str:
 
 
 def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
-    """The player who wrote ``post`` (None for a game master or an unknown author)."""
+    """The player who wrote ``post`` (None for a game master or an unknown author);
+    a doubt when the copy does not prove it (a post's text can imitate another)."""
     if game.roster.is_game_master(post.author):
         return None
     hit = game.roster.match(post.author)
@@ -346,6 +361,8 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     d = hit.doubt("auteur")
     if d:
         doubts.append(d)
+    if not post.proven:
+        doubts.append(unproven_doubt(game.unproven or "copie non vérifiée"))
     return hit.value
 
 
@@ -550,6 +567,16 @@ def _parse_thread(
         read_thread(str(text), today=today, known_names=names, start=start) for text in pages
     )
     diagnostics = list(thread.diagnostics)
+    game.unproven = thread.unproven
+    if thread.unproven is not None:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"copie du navigateur, auteurs non prouvés : {thread.unproven}. Dans une copie, "
+                "le texte d'un message peut imiter l'en-tête et le message d'un autre joueur : "
+                f"aucune action tirée de la copie n'est sûre ; {HOW_TO_PROVE}.",
+            )
+        )
     missing = thread.missing_pages()
     if missing:
         diagnostics.append(
