@@ -522,3 +522,33 @@ def test_a_refused_complaint_is_recorded_as_a_post_once(
     res = read(client, world, page_text(spec, 1, 1))
     assert "déjà enregistrée comme message" in unescape(res.content.decode())
     assert not rows(res).get(kim + "-ok")
+
+
+def test_a_forged_post_in_a_pasted_copy_is_never_ticked(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Bob writes, inside his post, the footer of a post and the header of a post of
+    Ida with her complaint: the console reads one post more than the thread list's
+    reply count + 1, so no step is ticked, and each says why and what to paste; the
+    same page without it is ticked as before, and nothing is recorded unticked."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    own = "N'importe quoi ! Qui ? Moi ?\n"
+    text = page_text(TRIAL, 1, 1)
+    forged = text.replace(
+        own,
+        own + "[ Lien ] [ Copier ] [ Citer ] [ ! ]\n2 déc. 2026, 10:31Ida\n"
+        f"  en ville ou aux portes\nMoi, Ida, {FORMULA}\n",
+    )
+    assert forged != text
+    res = read(client, world, forged)
+    html = unescape(res.content.decode())
+    assert "Moi, Ida" in html and html.count("Plainte</strong>") == 3
+    data = rows(res)
+    assert not [k for k in data if k.endswith("-ok")]
+    assert "auteur non prouvé (5 message(s) lu(s) pour 4" in html
+    assert "pages enregistrées (Ctrl+S)" in html
+    assert client.post(url(world, "forum"), data).status_code == 302
+    assert not Action.objects.filter(game=world.game).exists()
+    ticked = [k for k in rows(read(client, world, text)) if k.endswith("-ok")]
+    assert len(ticked) == 4  # the opening, Hal's and Gus's complaints, Bob's post

@@ -23,7 +23,9 @@ where the rules are:
 - the accused does not complain in his own trial (A13), and a formula inside a
   spoiler is proposed with a doubt;
 - a page other than the first never proposes the opening: its first post is a
-  reply like the others (a trial not recorded yet makes every step doubtful).
+  reply like the others (a trial not recorded yet makes every step doubtful);
+- a browser copy that does not prove who wrote its posts (``Thread.unproven``: a
+  post's text can imitate another player's post) makes every step doubtful.
 """
 
 from __future__ import annotations

@@ -15,6 +15,12 @@ forms are described in ``shared/catalog/FORUM-PAGE.md``:
   text found nowhere earlier is kept as the author's own text and reported in
   :attr:`Post.maybe_quoted` (a proposal drawn from it is flagged).
 
+A post's text can imitate a whole post of a browser copy (footer, then another
+player's header): the authors of a copy's posts are proven (:attr:`Post.proven`)
+only when the copy's thread list, which the server writes, counts them all
+(:func:`check_copies`; :attr:`Thread.unproven` says why not). Those of a saved
+page always are: a document is read as HTML only when it starts with a tag.
+
 Times are Europe/Paris. "Aujourd'hui à 09:40" and "Hier à 09:40" need ``today``
 (the date of the copy). Without it, the date is inferred from the page header
 ("Jour N", the town's day, taken as the game's J N from ``start``) when the
@@ -541,7 +547,7 @@ def _read_html(html: str, today: date | None) -> Thread:
     page: int | None = None
     page_count: int | None = None
     marker = tree.css_first(".current_page_marker")
-    if marker is not None and _text(marker).isdigit():
+    if marker is not None and _text(marker).isdecimal():
         page = int(_text(marker))
         nav = marker.parent
         m_count = re.search(r"/\s*(\d+)", _text(nav)) if nav is not None else None
@@ -766,10 +772,10 @@ def _pager(lines: list[str], i: int) -> tuple[int, int | None, int] | None:
     if lines[i].strip().casefold() != "page" or i + 1 >= len(lines):
         return None
     number = lines[i + 1].strip()
-    if not number.isdigit():
+    if not number.isdecimal():
         return None
     count = lines[i + 2].strip() if i + 2 < len(lines) else ""
-    if count.startswith("/") and count[1:].strip().isdigit():
+    if count.startswith("/") and count[1:].strip().isdecimal():
         return int(number), int(count[1:].strip()), 3
     return int(number), None, 2
 
@@ -828,7 +834,7 @@ def _list_entry(head: list[str], title: str) -> tuple[int, str] | str:
     if not hits or _exact_title(head[hits[0]]) != _exact_title(title):
         return f"le sujet « {title} » n'est pas dans la liste des sujets de la copie"
     rest = [line.strip() for line in head[hits[0] + 1 : hits[0] + 3]]
-    if rest and rest[0].isdigit():
+    if rest and rest[0].isdecimal():
         replies, poster = int(rest[0]), rest[1] if len(rest) > 1 else ""
     elif rest and not rest[0]:  # no reply: an empty count
         replies, poster = 0, rest[1] if len(rest) > 1 else ""
@@ -955,7 +961,8 @@ def _copies_problem(copies: list[CopyCheck]) -> str | None:
                 return (
                     f"{where}{got} message(s) lu(s) pour {want} d'après la liste des sujets "
                     f"({replies} réponse(s)) : un message de trop peut être imité dans le "
-                    "texte d'un autre, ou le sujet a changé pendant la copie"
+                    "texte d'un autre, ou la page est collée deux fois, ou le sujet a changé "
+                    "pendant la copie"
                 )
         if pages in c.posts and fold_pseudo(c.last_author or "") != fold_pseudo(first.last_poster):
             return (
