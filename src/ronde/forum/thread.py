@@ -889,6 +889,24 @@ def _check_copy(
     top, bottom = _pagers(head), _pagers(tail)
     inner = [_pagers(g) for g in gaps[1:]]
     broken = CopyCheck(problem=_INCOHERENT, title=title)
+    # a post's footer is followed by the next header, on a page: lines between them
+    # are a post not read as one (room for a forged one) or an imitated footer
+    stray = next(
+        (
+            line
+            for g, pg in zip(gaps[1:], inner, strict=True)
+            if not pg
+            for line in g
+            if line.strip()
+        ),
+        None,
+    )
+    if stray is not None:
+        return CopyCheck(
+            problem="une ligne entre deux messages n'appartient à aucun : "
+            f"« {stray.strip()[:60]} »",
+            title=title,
+        )
     if not top:  # a thread of one page: no pager anywhere
         if bottom or any(inner):
             return broken
