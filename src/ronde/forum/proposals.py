@@ -133,7 +133,10 @@ HOW_TO_PROVE = (
 
 def unproven_doubt(reason: str) -> str:
     """The doubt of a step read from a browser copy that does not prove who wrote it."""
-    return f"copie du navigateur : auteur non prouvé ({reason}) ; {HOW_TO_PROVE}"
+    return (
+        f"copie du navigateur : auteur non prouvé ({reason}) ; pour des actions sûres, "
+        "toutes les pages copiées en entier, ou les pages enregistrées (Ctrl+S)"
+    )
 
 
 def _game(view: Mapping[str, Any] | None, game_masters: Iterable[str]) -> _Game:
@@ -575,8 +578,11 @@ def _parse_thread(
             Diagnostic(
                 "warning",
                 f"copie du navigateur, auteurs non prouvés : {thread.unproven}. Dans une copie, "
-                "le texte d'un message peut imiter l'en-tête et le message d'un autre joueur : "
-                f"aucune action tirée de la copie n'est sûre ; {HOW_TO_PROVE}.",
+                "le texte d'un message peut imiter l'en-tête et le message d'un autre joueur ; "
+                "seuls la liste des sujets (nombre de réponses, dernier auteur) et la pagination, "
+                "écrits par le forum, prouvent qu'aucun message n'est imité (un message de "
+                "trop, une page collée deux fois ou un sujet qui a changé pendant la copie les "
+                f"contredisent) : aucune action tirée de la copie n'est sûre ; {HOW_TO_PROVE}.",
             )
         )
     missing = thread.missing_pages()

@@ -978,9 +978,7 @@ def _copies_problem(copies: list[CopyCheck]) -> str | None:
                 where = f"page {k} : " if pages > 1 else ""
                 return (
                     f"{where}{got} message(s) lu(s) pour {want} d'après la liste des sujets "
-                    f"({replies} réponse(s)) : un message de trop peut être imité dans le "
-                    "texte d'un autre, ou la page est collée deux fois, ou le sujet a changé "
-                    "pendant la copie"
+                    f"({replies} réponse(s))"
                 )
         if pages in c.posts and fold_pseudo(c.last_author or "") != fold_pseudo(first.last_poster):
             return (
