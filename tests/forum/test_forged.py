@@ -239,3 +239,26 @@ def test_an_imitated_edit_mark_touches_only_its_own_post() -> None:
     assert result.thread.unproven is None
     glued = parse(forge(page_text(ONE_PAGE, 1, 1), mark + FORGED))
     unproven(glued)
+
+
+def test_the_constraint_helpers_say_when_a_post_may_be_imitated() -> None:
+    """A post of Élodie (the Little Mermaid) imitated in a copy: the helper's
+    suggestion and its evidence say that its author is not proven."""
+    from ronde.web.games import forum_console as fc
+
+    from .conftest import START
+
+    forged = f"{FOOTER}\n7 nov. 2025, 10:06Élodie\n  [5, 5]\nBonjour."
+    gv = view(new_game().state, "game_master")
+    for text, proven in (
+        (page_text(ONE_PAGE, 1, 1), True),
+        (forge(page_text(ONE_PAGE, 1, 1), forged), False),
+    ):
+        posts = parse(text).thread.posts
+        helped = {h.player: h for h in fc.helpers(gv, posts, START, 5)}
+        if proven:
+            assert "Élodie" not in helped
+            continue
+        h = helped["Élodie"]
+        assert h.text.endswith("auteur des messages non prouvé")
+        assert h.evidence and all("auteur non prouvé" in e for e in h.evidence)
