@@ -215,6 +215,9 @@ def test_page_two_alone_never_proposes_an_opening_nor_drops_its_first_post(form:
 
 @pytest.mark.parametrize("form", [0, 1])
 def test_page_two_of_a_recorded_trial_gives_sure_complaints(form: int) -> None:
+    """A saved page 2 alone gives sure complaints; a browser copy proves who wrote its
+    posts only with every page of the thread: page 2 copied alone gives them as doubts
+    that say so, pages 1 and 2 copied give them sure."""
     game = new_game()
     game.act(
         "open_trial",
@@ -223,9 +226,18 @@ def test_page_two_of_a_recorded_trial_gives_sure_complaints(form: int) -> None:
         against="Grodoudou",
         **{"as": "woody"},
     )
-    result = parse(forms(LONG, 2, 2)[form], view(game.state, "game_master"))
+    gv = view(game.state, "game_master")
+    result = parse(forms(LONG, 2, 2)[form], gv)
     assert result.trial is not None and result.trial.exists
-    assert [(p.by, p.sure) for p in result.complaints] == [("Tartine", True), ("Zorro", True)]
+    sure = [(p.by, p.sure) for p in result.complaints]
+    if form == 1:  # the saved page
+        assert sure == [("Tartine", True), ("Zorro", True)]
+        return
+    assert sure == [("Tartine", False), ("Zorro", False)]
+    for p in result.complaints:
+        assert any("auteur non prouvé (page(s) manquante(s) : 1 (sur 2))" in d for d in p.doubts)
+    both = parse(forms(LONG, 1, 2)[0] + forms(LONG, 2, 2)[0], gv)
+    assert [(p.by, p.sure) for p in both.complaints] == [("Tartine", True), ("Zorro", True)]
 
 
 # -- Rehearsals: the [rp] label line of a copy is not a line ----------------------------

@@ -248,13 +248,16 @@ def test_pages_in_any_order_or_twice_give_the_same_steps(form: str) -> None:
 
 
 def test_apply_twice_records_nothing_twice(db: Any, tmp_path: Path) -> None:
-    """--apply on page 1, then on pages 1 and 2 (the thread went on), then again: each
-    action once, and the second run says what was already there."""
+    """--apply on the thread's one page, then on its pages 1 and 2 (the thread went on),
+    then again: each action once, and the second run says what was already there."""
+    from dataclasses import replace
+
     from ronde.web.games import service, transfer
 
     service.clear_cache()
     game = transfer.create("forum", new_game(), clock="manual")
-    p1, p2 = tmp_path / "p1.txt", tmp_path / "p2.txt"
+    early, p1, p2 = tmp_path / "early.txt", tmp_path / "p1.txt", tmp_path / "p2.txt"
+    early.write_text(page_text(replace(LONG, posts=LONG.posts[:10]), 1, 1), encoding="utf-8")
     p1.write_text(page_text(LONG, 1, 2), encoding="utf-8")
     p2.write_text(page_text(LONG, 2, 2), encoding="utf-8")
     base = ["forum", "parse", "--game", "forum", "--today", TODAY.isoformat()]
@@ -262,7 +265,7 @@ def test_apply_twice_records_nothing_twice(db: Any, tmp_path: Path) -> None:
     res = runner.invoke(app, [*base, str(p1), str(p2)])  # without --apply: nothing
     assert res.exit_code == 0 and "do: complain" in res.output
     assert len(service.current(game).log) == before
-    res = runner.invoke(app, [*base, str(p1), "--apply"])
+    res = runner.invoke(app, [*base, str(early), "--apply"])
     assert res.exit_code == 0, res.output
     first = service.current(game)
     count = len(first.log)

@@ -428,15 +428,12 @@ def test_a_replacement_cannot_take_a_name_ronde_reserves(clock: Any, new: str) -
     assert w.member("Ana").revoked_at is None
 
 
-@pytest.mark.xfail(
-    strict=False,  # (a parser that catches it one day passes: then drop this mark)
-    reason="not fixed: a browser-text copy cannot tell a post from a post's text that "
-    "imitates one (use the saved HTML page for trials); see the attack report",
-)
 def test_a_post_cannot_forge_another_players_complaint_in_a_browser_copy() -> None:
     """The accused writes, inside his own post, a footer line and a header line in the
     shape of the browser copy, then « Moi, Sirius, pose une plainte … »: the text copy
-    reads a post of Sirius, and proposes his complaint as sure (ticked)."""
+    read a post of Sirius, and proposed his complaint as sure (ticked). Now the copy
+    reads one post more than the thread list's reply count + 1 (only the server writes
+    it): no step of the copy is sure, each says why."""
     from ronde.engine.views import view
     from ronde.forum.proposals import parse_thread
     from tests.forum.conftest import GMS, TODAY, new_game, page
@@ -454,6 +451,11 @@ def test_a_post_cannot_forge_another_players_complaint_in_a_browser_copy() -> No
     # Sirius's own complaint (his post, later) is doubtful (« Woodie »): none is sure
     sure = [(p.action, p.by, p.post) for p in result.proposals if p.sure]
     assert not [s for s in sure if s[:2] == ("complain", "Sirius")], sure
+    assert not sure  # whose post is forged cannot be told: nothing is sure
+    assert "page 1 : 11 message(s) lu(s) pour 10" in (result.thread.unproven or "")
+    # the same copy without the forged post: its steps are sure again
+    clean = parse_thread(src, gv, today=TODAY, game_masters=GMS)
+    assert clean.thread.unproven is None and [p for p in clean.proposals if p.sure]
 
 
 @pytest.mark.django_db

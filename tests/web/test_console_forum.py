@@ -448,13 +448,16 @@ def _long_trial() -> ThreadSpec:
 def test_pages_pasted_as_they_come_record_each_action_once(
     client: Any, world: World, clock: Any
 ) -> None:
-    """Page 1 recorded, then pages 2 and 1 pasted in one box the next day: the page-1
-    steps are recognised, a quote or a withdrawal is never a complaint."""
+    """Page 1 recorded (the thread then had that page only), then pages 2 and 1 pasted
+    in one box the next day: the page-1 steps are recognised, a quote or a withdrawal
+    is never a complaint."""
+    from dataclasses import replace
+
     gm_client(client, world)
     clock("J2 18:00")
     spec = _long_trial()
     p1, p2 = page_text(spec, 1, 2), page_text(spec, 2, 2)
-    res = read(client, world, p1)
+    res = read(client, world, page_text(replace(spec, posts=spec.posts[:10]), 1, 1))
     html = res.content.decode()
     assert "retrait d&#x27;une plainte" in html or "retrait d'une plainte" in html
     assert client.post(url(world, "forum"), rows(res)).status_code == 302
@@ -521,3 +524,33 @@ def test_a_refused_complaint_is_recorded_as_a_post_once(
     res = read(client, world, page_text(spec, 1, 1))
     assert "déjà enregistrée comme message" in unescape(res.content.decode())
     assert not rows(res).get(kim + "-ok")
+
+
+def test_a_forged_post_in_a_pasted_copy_is_never_ticked(
+    client: Any, world: World, clock: Any
+) -> None:
+    """Bob writes, inside his post, the footer of a post and the header of a post of
+    Ida with her complaint: the console reads one post more than the thread list's
+    reply count + 1, so no step is ticked, and each says why and what to paste; the
+    same page without it is ticked as before, and nothing is recorded unticked."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    own = "N'importe quoi ! Qui ? Moi ?\n"
+    text = page_text(TRIAL, 1, 1)
+    forged = text.replace(
+        own,
+        own + "[ Lien ] [ Copier ] [ Citer ] [ ! ]\n2 déc. 2026, 10:31Ida\n"
+        f"  en ville ou aux portes\nMoi, Ida, {FORMULA}\n",
+    )
+    assert forged != text
+    res = read(client, world, forged)
+    html = unescape(res.content.decode())
+    assert "Moi, Ida" in html and html.count("Plainte</strong>") == 3
+    data = rows(res)
+    assert not [k for k in data if k.endswith("-ok")]
+    assert "auteur non prouvé (5 message(s) lu(s) pour 4" in html
+    assert "pages enregistrées (Ctrl+S)" in html
+    assert client.post(url(world, "forum"), data).status_code == 302
+    assert not Action.objects.filter(game=world.game).exists()
+    ticked = [k for k in rows(read(client, world, text)) if k.endswith("-ok")]
+    assert len(ticked) == 4  # the opening, Hal's and Gus's complaints, Bob's post

@@ -50,7 +50,9 @@ class Suggestion:
 
 
 def _ref(p: Post) -> str:
-    return f"message {p.index} ({p.author}, {p.time_text}, {p.stamp_text()})"
+    # a browser copy that does not prove who wrote its posts (``Thread.unproven``)
+    unproven = "" if p.proven else " — auteur non prouvé (copie du navigateur)"
+    return f"message {p.index} ({p.author}, {p.time_text}, {p.stamp_text()}){unproven}"
 
 
 def _posts_of(

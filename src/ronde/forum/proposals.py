@@ -23,7 +23,9 @@ where the rules are:
 - the accused does not complain in his own trial (A13), and a formula inside a
   spoiler is proposed with a doubt;
 - a page other than the first never proposes the opening: its first post is a
-  reply like the others (a trial not recorded yet makes every step doubtful).
+  reply like the others (a trial not recorded yet makes every step doubtful);
+- a browser copy that does not prove who wrote its posts (``Thread.unproven``: a
+  post's text can imitate another player's post) makes every step doubtful.
 """
 
 from __future__ import annotations
@@ -118,6 +120,23 @@ class _Game:
     roster: Roster
     characters: dict[str, str | None]
     trials: list[Mapping[str, Any]]
+    #: why the authors of the copied posts are not proven (``Thread.unproven``)
+    unproven: str | None = None
+
+
+#: how to get sure steps from a browser copy (French)
+HOW_TO_PROVE = (
+    "pour des actions sûres, collez toutes les pages du sujet, chacune copiée en entier "
+    "(Ctrl+A puis Ctrl+C) au même moment, ou envoyez les pages enregistrées (Ctrl+S)"
+)
+
+
+def unproven_doubt(reason: str) -> str:
+    """The doubt of a step read from a browser copy that does not prove who wrote it."""
+    return (
+        f"copie du navigateur : auteur non prouvé ({reason}) ; pour des actions sûres, "
+        "toutes les pages copiées en entier, ou les pages enregistrées (Ctrl+S)"
+    )
 
 
 def _game(view: Mapping[str, Any] | None, game_masters: Iterable[str]) -> _Game:
@@ -337,7 +356,8 @@ def _kind(thread: Thread) -> str:
 
 
 def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
-    """The player who wrote ``post`` (None for a game master or an unknown author)."""
+    """The player who wrote ``post`` (None for a game master or an unknown author);
+    a doubt when the copy does not prove it (a post's text can imitate another)."""
     if game.roster.is_game_master(post.author):
         return None
     hit = game.roster.match(post.author)
@@ -346,6 +366,8 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     d = hit.doubt("auteur")
     if d:
         doubts.append(d)
+    if not post.proven:
+        doubts.append(unproven_doubt(game.unproven or "copie non vérifiée"))
     return hit.value
 
 
@@ -550,6 +572,19 @@ def _parse_thread(
         read_thread(str(text), today=today, known_names=names, start=start) for text in pages
     )
     diagnostics = list(thread.diagnostics)
+    game.unproven = thread.unproven
+    if thread.unproven is not None:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"copie du navigateur, auteurs non prouvés : {thread.unproven}. Dans une copie, "
+                "le texte d'un message peut imiter l'en-tête et le message d'un autre joueur ; "
+                "seuls la liste des sujets (nombre de réponses, dernier auteur) et la pagination, "
+                "écrits par le forum, prouvent qu'aucun message n'est imité (un message de "
+                "trop, une page collée deux fois ou un sujet qui a changé pendant la copie les "
+                f"contredisent) : aucune action tirée de la copie n'est sûre ; {HOW_TO_PROVE}.",
+            )
+        )
     missing = thread.missing_pages()
     if missing:
         diagnostics.append(

@@ -15,6 +15,12 @@ forms are described in ``shared/catalog/FORUM-PAGE.md``:
   text found nowhere earlier is kept as the author's own text and reported in
   :attr:`Post.maybe_quoted` (a proposal drawn from it is flagged).
 
+A post's text can imitate a whole post of a browser copy (footer, then another
+player's header): the authors of a copy's posts are proven (:attr:`Post.proven`)
+only when the copy's thread list, which the server writes, counts them all
+(:func:`check_copies`; :attr:`Thread.unproven` says why not). Those of a saved
+page always are: a document is read as HTML only when it starts with a tag.
+
 Times are Europe/Paris. "Aujourd'hui à 09:40" and "Hier à 09:40" need ``today``
 (the date of the copy). Without it, the date is inferred from the page header
 ("Jour N", the town's day, taken as the game's J N from ``start``) when the
@@ -112,6 +118,11 @@ class Post:
     page: int | None = None
     #: lines of a browser copy read as ``[rp]`` labels (not counted as text)
     labels: list[str] = field(default_factory=list)
+    #: read from a browser copy (where a post's text can imitate another post)
+    copied: bool = False
+    #: its author is proven: a saved HTML page, or a browser copy that passed
+    #: :func:`check_copies` (False: a step drawn from it is never sure)
+    proven: bool = True
 
     @property
     def own_text(self) -> str:
@@ -142,6 +153,26 @@ class Post:
 
 
 @dataclass
+class CopyCheck:
+    """What one browser copy shows that only the server writes (the top of the page,
+    before the first post, and its bottom, after the last footer), to prove that no
+    post of it was forged (:func:`check_copies`). ``problem`` (French): why it proves
+    nothing."""
+
+    problem: str | None = None
+    title: str | None = None
+    #: the thread's reply count and last poster in the town's thread list
+    replies: int | None = None
+    last_poster: str | None = None
+    #: the number of pages of the thread (1 without a pager)
+    page_count: int = 1
+    #: the posts read on each page of the copy (before removing duplicates)
+    posts: dict[int, int] = field(default_factory=dict)
+    #: the author of the copy's last post
+    last_author: str | None = None
+
+
+@dataclass
 class Thread:
     """The posts of one pasted thread page (or several pages pasted in a row)."""
 
@@ -157,6 +188,11 @@ class Thread:
     town_day: int | None = None
     #: the date used for "Aujourd'hui" / "Hier" (given, or inferred from the header)
     today: date | None = None
+    #: what each browser copy read shows of the thread (one per pasted text)
+    copies: list[CopyCheck] = field(default_factory=list)
+    #: why the authors of the posts read from a browser copy are not proven
+    #: (French; None: proven, or no browser copy)
+    unproven: str | None = None
 
     @property
     def first_page(self) -> int:
@@ -258,8 +294,10 @@ def _stamp(match: re.Match[str]) -> Stamp:
 
 
 def looks_like_html(text: str) -> bool:
-    head = text[:20000].lower()
-    return "<html" in head or "<div" in head or "<body" in head or "<!doctype" in head
+    """A saved page (or a piece of HTML) starts with a tag; a browser copy starts with
+    the page's header. (Not "holds a tag": a player's post can hold the text
+    ``<div class="forum-post">…``, which a copy gives as it is.)"""
+    return text.lstrip(" \t\r\n\ufeff").startswith("<")
 
 
 _TOWN_DAY_TEXT = re.compile(r"^\s*Jour\s+(\d{1,3})\s*$", re.MULTILINE)
@@ -343,6 +381,7 @@ def read_thread(
         thread.diagnostics.append(inferred)
     _page_order(thread)
     _dedupe(thread)
+    check_copies(thread)
     if not thread.posts:
         thread.diagnostics.append(
             Diagnostic("error", "aucun message trouvé : est-ce bien la page d'un sujet du forum ?")
@@ -508,7 +547,7 @@ def _read_html(html: str, today: date | None) -> Thread:
     page: int | None = None
     page_count: int | None = None
     marker = tree.css_first(".current_page_marker")
-    if marker is not None and _text(marker).isdigit():
+    if marker is not None and _text(marker).isdecimal():
         page = int(_text(marker))
         nav = marker.parent
         m_count = re.search(r"/\s*(\d+)", _text(nav)) if nav is not None else None
@@ -603,6 +642,10 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
     page: int | None = None
     pages: list[int] = []
     page_count: int | None = None
+    # the lines between posts: gaps[k] before the post k (gaps[0]: the top of the
+    # page), ``gap`` at the end: after the last footer (the bottom of the page)
+    gaps: list[list[str]] = []
+    gap: list[str] = []
 
     def stamp_at(k: int) -> re.Match[str] | None:
         return _STAMP.match(lines[k].strip("\ufeff")) if k < n else None
@@ -637,6 +680,8 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
                 cur.banished = banished
                 cur.page = page
                 raws.append(cur)
+                gaps.append(gap)
+                gap = []
                 i = j
                 continue
         if cur is None or cur.closed:
@@ -650,8 +695,10 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
                     page = number
                     pages.append(number)
                 page_count = count or page_count
+                gap.extend(lines[i : i + width])
                 i += width
                 continue
+            gap.append(line)
             i += 1
             continue
         footer = _FOOTER.search(line)
@@ -696,9 +743,12 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
             line=raw.line,
             page=raw.page,
             labels=labels,
+            copied=True,
+            proven=False,
         )
         posts.append(post)
         seen.add(post)
+    closed = cur is not None and cur.closed
     return Thread(
         title=title,
         posts=posts,
@@ -706,6 +756,7 @@ def _read_text(text: str, today: date | None, known: list[str]) -> Thread:
         diagnostics=diags,
         pages=pages,
         page_count=page_count,
+        copies=[_check_copy(gaps, gap, raws, closed)],
     )
 
 
@@ -721,12 +772,233 @@ def _pager(lines: list[str], i: int) -> tuple[int, int | None, int] | None:
     if lines[i].strip().casefold() != "page" or i + 1 >= len(lines):
         return None
     number = lines[i + 1].strip()
-    if not number.isdigit():
+    if not number.isdecimal():
         return None
     count = lines[i + 2].strip() if i + 2 < len(lines) else ""
-    if count.startswith("/") and count[1:].strip().isdigit():
+    if count.startswith("/") and count[1:].strip().isdecimal():
         return int(number), int(count[1:].strip()), 3
     return int(number), None, 2
+
+
+# -- proving who wrote a browser copy's posts --------------------------------------------
+# A copy marks nothing: a player can write in his post a footer line, then a header
+# line of another player and his words, and a reader sees one post more. What he
+# cannot write is what the server writes outside posts: the top of the page (the
+# town's thread list with the thread's reply count and last poster, the thread's
+# title, the pager) before the first post, and its bottom (the pager again) after
+# the last footer. MyHordes (``templates/ajax/forum/view.html.twig``,
+# ``Thread::visiblePosts``, ``MessageForumController``) counts in "Rép." the
+# thread's posts a player can see (those not hidden by a moderator) but the first,
+# and shows exactly those, 10 a page: a copy of every page of the thread with one
+# post read more than the count + 1 holds a forged one (a forged header inside a
+# real post splits it in two), and a copy cannot hide a real post to make room.
+
+#: the posts of a thread page (``MessageForumController::PostsPerPage``)
+POSTS_PER_PAGE = 10
+
+_INCOHERENT = (
+    "la pagination de la copie est incohérente (une page collée deux fois, ou une "
+    "pagination imitée dans le texte d'un message)"
+)
+
+
+def _loose_title(text: str | None) -> str:
+    return fold_text(fold_pseudo(text or ""))
+
+
+def _exact_title(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _pagers(lines: list[str]) -> list[tuple[int, int | None]]:
+    out: list[tuple[int, int | None]] = []
+    j = 0
+    while j < len(lines):
+        found = _pager(lines, j)
+        if found is None:
+            j += 1
+            continue
+        out.append((found[0], found[1]))
+        j += found[2]
+    return out
+
+
+def _list_entry(head: list[str], title: str) -> tuple[int, str] | str:
+    """The thread's reply count and last poster in the thread list at the top of a
+    copy (title, count, poster on three lines; the count empty for no reply), or
+    why they cannot be read (French)."""
+    loose = _loose_title(title)
+    hits = [j for j, line in enumerate(head) if _loose_title(line) == loose]
+    if len(hits) > 1:
+        return f"plusieurs sujets « {title} » dans la liste des sujets : lequel est celui-ci ?"
+    if not hits or _exact_title(head[hits[0]]) != _exact_title(title):
+        return f"le sujet « {title} » n'est pas dans la liste des sujets de la copie"
+    rest = [line.strip() for line in head[hits[0] + 1 : hits[0] + 3]]
+    if rest and rest[0].isdecimal():
+        replies, poster = int(rest[0]), rest[1] if len(rest) > 1 else ""
+    elif rest and not rest[0]:  # no reply: an empty count
+        replies, poster = 0, rest[1] if len(rest) > 1 else ""
+    else:
+        replies, poster = 0, rest[0] if rest else ""
+    if not poster:
+        return f"dernier auteur du sujet « {title} » illisible dans la liste des sujets"
+    return replies, poster
+
+
+_Key = tuple[str, str, tuple[str, ...], str, str, str]
+
+
+def _check_copy(
+    gaps: list[list[str]], tail: list[str], raws: list[_Raw], closed: bool
+) -> CopyCheck:
+    """What one browser copy shows of its thread (see above): its top (``gaps[0]``),
+    the pagers between its posts (``gaps[k]``: before post k) and its bottom.
+
+    Pages may be pasted one after the other, in any order, even twice: between two
+    pages, the pager of the one ending and that of the one starting. A pagination
+    imitated inside a post cannot hide a forged post: the page it is in then reads
+    as two parts (the real pager above the first, the real one below the last)
+    which must hold the same posts, as a page pasted twice does."""
+    if not raws:
+        return CopyCheck(problem="aucun message lu")
+    if not closed:
+        return CopyCheck(problem="le dernier message n'a pas de pied « [ Lien ] » (copie coupée ?)")
+    head = gaps[0]
+    titles = [m.group("title") for line in head if (m := _TITLE.match(line))]
+    if not titles:
+        return CopyCheck(
+            problem="le haut de la page (liste des sujets, titre du sujet) manque à la copie"
+        )
+    title = titles[-1]  # the thread's own title bar, after the thread list
+    entry = _list_entry(head, title)
+    if isinstance(entry, str):
+        return CopyCheck(problem=entry, title=title)
+    check = CopyCheck(title=title, replies=entry[0], last_poster=entry[1])
+    check.last_author = raws[-1].author
+    keys: list[_Key] = [
+        (
+            r.author,
+            " ".join(r.time_text.split()),
+            tuple(r.content),
+            str(r.stamp),
+            r.title,
+            r.edited or "",
+        )
+        for r in raws
+    ]
+    top, bottom = _pagers(head), _pagers(tail)
+    inner = [_pagers(g) for g in gaps[1:]]
+    broken = CopyCheck(problem=_INCOHERENT, title=title)
+    # a post's footer is followed by the next header, on a page: lines between them
+    # are a post not read as one (room for a forged one) or an imitated footer
+    stray = next(
+        (
+            line
+            for g, pg in zip(gaps[1:], inner, strict=True)
+            if not pg
+            for line in g
+            if line.strip()
+        ),
+        None,
+    )
+    if stray is not None:
+        return CopyCheck(
+            problem="une ligne entre deux messages n'appartient à aucun : "
+            f"« {stray.strip()[:60]} »",
+            title=title,
+        )
+    if not top:  # a thread of one page: no pager anywhere
+        if bottom or any(inner):
+            return broken
+        check.posts = {1: len(raws)}
+        return check
+    # each page: its pager above its first post, and below its last post
+    if len(top) != 1 or len(bottom) != 1 or any(len(x) not in (0, 2) for x in inner):
+        return broken
+    label, count = top[0]
+    if count is None:
+        return broken
+    parts: list[tuple[int, list[_Key]]] = [(label, [keys[0]])]
+    for k, pagers in enumerate(inner, 1):
+        if pagers:
+            (below, below_count), (above, above_count) = pagers
+            if below != label or {below_count, above_count} != {count}:
+                return broken
+            label = above
+            parts.append((label, []))
+        parts[-1][1].append(keys[k])
+    if bottom[0] != (label, count):
+        return broken
+    seen: dict[int, list[_Key]] = {}
+    for page, posts in parts:
+        if not 1 <= page <= count or seen.setdefault(page, posts) != posts:
+            return broken
+    check.page_count = count
+    check.posts = {page: len(posts) for page, posts in seen.items()}
+    if count in seen:
+        check.last_author = seen[count][-1][0]
+    return check
+
+
+def _copies_problem(copies: list[CopyCheck]) -> str | None:
+    """Why the browser copies of a thread do not prove its posts' authors (French),
+    or None: every page is there, copied at one time, with as many posts as the
+    thread list says and the last poster it names."""
+    for c in copies:
+        if c.problem:
+            return c.problem
+    first = copies[0]
+    assert first.replies is not None and first.last_poster is not None
+    for c in copies[1:]:
+        if _loose_title(c.title) != _loose_title(first.title):
+            return "pages de sujets différents"
+        if (c.replies, fold_pseudo(c.last_poster or ""), c.page_count) != (
+            first.replies,
+            fold_pseudo(first.last_poster),
+            first.page_count,
+        ):
+            return "pages copiées à des moments différents (leurs listes des sujets diffèrent)"
+    replies, pages = first.replies, first.page_count
+    total = replies + 1
+    if pages != max(1, -(-total // POSTS_PER_PAGE)):
+        return (
+            f"la liste des sujets compte {replies} réponse(s), soit {total} message(s), "
+            f"mais le sujet a {pages} page(s) : la liste n'est plus à jour ?"
+        )
+    have: set[int] = set()
+    for c in copies:
+        have.update(c.posts)
+    missing = [k for k in range(1, pages + 1) if k not in have]
+    if missing:
+        return "page(s) manquante(s) : " + ", ".join(str(k) for k in missing) + f" (sur {pages})"
+    for c in copies:
+        for k, got in sorted(c.posts.items()):
+            want = POSTS_PER_PAGE if k < pages else total - POSTS_PER_PAGE * (pages - 1)
+            if got != want:
+                where = f"page {k} : " if pages > 1 else ""
+                return (
+                    f"{where}{got} message(s) lu(s) pour {want} d'après la liste des sujets "
+                    f"({replies} réponse(s))"
+                )
+        if pages in c.posts and fold_pseudo(c.last_author or "") != fold_pseudo(first.last_poster):
+            return (
+                f"dernier message de {c.last_author} dans la copie, de {first.last_poster} "
+                "d'après la liste des sujets"
+            )
+    return None
+
+
+def check_copies(thread: Thread) -> None:
+    """Mark which posts have a proven author: all of a saved HTML page; those of browser
+    copies only when the copies prove that no post was forged (``thread.unproven``
+    says why not)."""
+    copied = [p for p in thread.posts if p.copied]
+    problem = _copies_problem(thread.copies) if copied and thread.copies else None
+    if copied and not thread.copies:
+        problem = "aucune copie lisible"
+    thread.unproven = problem
+    for p in copied:
+        p.proven = problem is None
 
 
 def _squash(text: str) -> str:
@@ -873,6 +1145,7 @@ def merge_threads(threads: Iterable[Thread]) -> Thread:
                 merged.pages.append(k)
             seen_pages.add(k)
         merged.posts.extend(t.posts)
+        merged.copies.extend(t.copies)
         merged.diagnostics.extend(d for d in t.diagnostics if d.level != "error" or not t.posts)
         merged.page_count = max(merged.page_count or 0, t.page_count or 0) or None
         merged.town_day = merged.town_day or t.town_day
@@ -882,4 +1155,5 @@ def merge_threads(threads: Iterable[Thread]) -> Thread:
                 Diagnostic("warning", f"pages de sujets différents : « {title} » et « {t.title} »")
             )
     _dedupe(merged)
+    check_copies(merged)
     return merged

@@ -402,6 +402,9 @@ def helpers(
         h = _suggest(character, pseudo, posts, start, day, sentence, registre or {})
         if h is not None:
             h.judged = judged.get((pseudo, day), "")
+            if any(not q.proven and fold_pseudo(q.author) == fold_pseudo(pseudo) for q in posts):
+                # a post of the copy may imitate this player's (Thread.unproven)
+                h.text += " — copie du navigateur : auteur des messages non prouvé"
             out.append(h)
     return out
 
