@@ -16,6 +16,8 @@ import pytest
 from ronde.forum.render import (
     MAX_OUTPUT,
     MAX_TURNS,
+    MAX_WORK,
+    MAX_WORK_TOTAL,
     BoundedSandbox,
     check_template,
     load_templates,
@@ -197,3 +199,16 @@ def test_ordinary_filters_still_work_within_the_budget() -> None:
     r = render(MESSAGE, load_templates(overrides={"asleep.txt": text}))
     assert r.problem == ""
     assert r.text == "rien ANA, BOB, CID 3.14 3 Ana et Cid AN xxx Cid ['ana', 'bob', 'cid']"
+
+
+def test_a_page_of_messages_each_just_under_the_budget_stops_too() -> None:
+    # each rendering costs about half of its own budget (50 turns, each reading the long
+    # text 4 times): alone it renders, but not 30 times over with the same templates
+    body = "{% if a == data.long %}{% endif %}" * 4
+    text = "{% for a in data.long[:50] %}" + body + "{% endfor %}OK"
+    templates = load_templates(overrides={"asleep.txt": text})
+    results = [render(MESSAGE, templates) for _ in range(30)]
+    assert results[0].problem == "" and results[0].text == "OK"
+    stopped = [r for r in results if r.problem]
+    assert stopped and f"{MAX_WORK_TOTAL}" in stopped[0].problem
+    assert len(results) - len(stopped) <= MAX_WORK_TOTAL // (MAX_WORK // 4)

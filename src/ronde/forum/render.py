@@ -253,6 +253,8 @@ MAX_OUTPUT = 200_000
 #: the work of one rendering, at most: each loop turn costs the size of its body, each
 #: filter, method call, slice, comparison or output the size of what it reads and makes
 MAX_WORK = 2_000_000
+#: the work of every rendering with one :class:`Templates` (a page of messages), at most
+MAX_WORK_TOTAL = 10 * MAX_WORK
 #: a join's separator (times the items) and round's precision, at most
 MAX_PRECISION = 20
 
@@ -281,6 +283,9 @@ class BoundedSandbox(SandboxedEnvironment):
 
     def __init__(self, **options: Any) -> None:
         options.setdefault("finalize", _finalize)
+        # (Jinja's constant folding tries every filter chain at every level of it: a
+        # chain of 200 filters took seconds to compile; and it ran filters unbudgeted)
+        options.setdefault("optimized", False)
         super().__init__(**options)
         self.filters["plain"] = plain
         self.filters["join_fr"] = join_fr
@@ -291,6 +296,8 @@ class BoundedSandbox(SandboxedEnvironment):
         self.filters["_turns"] = _turns
         self.filters["_weigh"] = _weigh
         self._broken: dict[tuple[str | None, str], tuple[int, str]] = {}
+        #: the work of every rendering so far (:data:`MAX_WORK_TOTAL`)
+        self.spent = 0
 
     def compile(
         self,
@@ -742,9 +749,14 @@ def render(
 
 def _bounded(template: jinja2.Template, variables: Mapping[str, Any]) -> str:
     """``template`` rendered, stopped past :data:`MAX_OUTPUT` characters."""
+    env = template.environment
+    if isinstance(env, BoundedSandbox) and env.spent > MAX_WORK_TOTAL:
+        # (a page of many messages, each just under its budget)
+        raise TemplateTooCostly(f"plus de {MAX_WORK_TOTAL} unités de travail pour ces modèles")
     parts: list[str] = []
     size = 0
-    token = _WORK.set([0])
+    work = [0]
+    token = _WORK.set(work)
     try:
         for part in template.generate(**variables):
             size += len(part)
@@ -753,6 +765,8 @@ def _bounded(template: jinja2.Template, variables: Mapping[str, Any]) -> str:
             parts.append(part)
     finally:
         _WORK.reset(token)
+        if isinstance(env, BoundedSandbox):
+            env.spent += work[0]
     return "".join(parts)
 
 
