@@ -212,3 +212,10 @@ def test_a_page_of_messages_each_just_under_the_budget_stops_too() -> None:
     stopped = [r for r in results if r.problem]
     assert stopped and f"{MAX_WORK_TOTAL}" in stopped[0].problem
     assert len(results) - len(stopped) <= MAX_WORK_TOTAL // (MAX_WORK // 4)
+
+
+def test_a_very_long_template_is_refused_before_it_is_parsed() -> None:
+    text = "{{ " + "(" * 50_000  # (the parser would recurse 50 000 deep)
+    assert "trop long" in check_template(text)
+    r = render(MESSAGE, load_templates(overrides={"asleep.txt": text}))
+    assert r.text == "Vous dormez." and "trop long" in r.problem

@@ -317,14 +317,21 @@ class BoundedSandbox(SandboxedEnvironment):
             if key is not None:
                 self._broken[key] = (exc.lineno, exc.message or "")
             raise
-        except (RecursionError, SyntaxError, MemoryError):
+        except Exception as exc:  # (never past render(), has() nor the console's save)
             # the parser, Jinja's code generator and Python's compiler all recurse
-            why = "modèle trop imbriqué (parenthèses, filtres ou blocs)"
+            why = (
+                "modèle trop imbriqué (parenthèses, filtres ou blocs)"
+                if isinstance(exc, RecursionError | SyntaxError | MemoryError)
+                else f"modèle invalide ({exc.__class__.__name__})"
+            )
             if key is not None:
                 self._broken[key] = (1, why)
             raise _syntax_error(1, why, name, filename) from None
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> jinja2.nodes.Template:
+        if len(source) > MAX_TEMPLATE:  # (before the parser reads it)
+            why = f"modèle trop long ({len(source)} caractères, {MAX_TEMPLATE} au plus)"
+            raise jinja2.TemplateSyntaxError(why, 1, name, filename)
         tree = super()._parse(source, name, filename)
         problem = _unsafe(tree, len(source))
         if problem is not None:
