@@ -219,3 +219,18 @@ def test_a_very_long_template_is_refused_before_it_is_parsed() -> None:
     assert "trop long" in check_template(text)
     r = render(MESSAGE, load_templates(overrides={"asleep.txt": text}))
     assert r.text == "Vous dormez." and "trop long" in r.problem
+
+
+def test_a_whole_game_with_the_default_templates_stays_far_below_the_budgets() -> None:
+    import random
+
+    from ronde.forum.render import ForumContext, forum_messages
+    from ronde.sim import play
+
+    game = play(30, random.Random(11)).game
+    templates, ctx = load_templates(), ForumContext.from_game(game)
+    messages = forum_messages(game)
+    assert len(messages) > 100
+    assert all(render(m, templates, ctx).problem == "" for m in messages)
+    spent = templates.env.spent  # type: ignore[attr-defined]
+    assert 0 < spent < MAX_WORK_TOTAL // 20
