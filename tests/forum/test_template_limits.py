@@ -165,6 +165,12 @@ COSTLY_AT_RENDER = {
         + "{% if a %}{% endif %}" * 500
         + "{% endfor %}{% endfor %}"
     ),
+    "set differences in loops": (
+        "{% set d = {"
+        + ",".join(f'"{i}": 0' for i in range(1500))
+        + "} %}{% set k = d.keys() %}{% for a in data.long %}{% for b in data.names %}"
+        "{% set z = k - k %}{% endfor %}{% endfor %}"
+    ),
     "slices in loops": (
         "{% for a in data.long %}{% for b in data.names %}{% set s = data.long[::-1] %}"
         "{% endfor %}{% endfor %}"

@@ -347,6 +347,8 @@ class BoundedSandbox(SandboxedEnvironment):
             compare.expr = _weighed(compare.expr)
             for operand in compare.ops:
                 operand.expr = _weighed(operand.expr)
+        for sub in list(tree.find_all(nodes.Sub)):  # (keys() - keys(): a new set)
+            sub.left, sub.right = _weighed(sub.left), _weighed(sub.right)
         for item in list(tree.find_all(nodes.Getitem)):  # (a slice is a copy)
             if isinstance(item.arg, nodes.Slice):
                 item.node = _weighed(item.node)
