@@ -26,9 +26,20 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    Sequence,
+    ValuesView,
+)
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from importlib import resources
@@ -198,7 +209,7 @@ def check_template(text: str) -> str:
     """Why ``text`` is not a valid template ("" when it compiles and keeps to the
     constructions :class:`BoundedSandbox` allows)."""
     try:
-        BoundedSandbox().parse(text)
+        BoundedSandbox().compile(text)  # (parsed, checked and compiled to Python)
     except jinja2.TemplateSyntaxError as exc:
         return f"ligne {exc.lineno} : {exc.message}"
     return ""
@@ -239,6 +250,13 @@ MAX_NUMBER = 1_000_000
 #: the loop turns of one rendering, and the size of its text, at most
 MAX_TURNS = 20_000
 MAX_OUTPUT = 200_000
+#: the work of one rendering, at most: each loop turn costs the size of its body, each
+#: filter, method call, slice, comparison or output the size of what it reads and makes
+MAX_WORK = 2_000_000
+#: the work of every rendering with one :class:`Templates` (a page of messages), at most
+MAX_WORK_TOTAL = 10 * MAX_WORK
+#: a join's separator (times the items) and round's precision, at most
+MAX_PRECISION = 20
 
 
 class TemplateTooCostly(Exception):
@@ -253,37 +271,236 @@ class BoundedSandbox(SandboxedEnvironment):
       given (:data:`SAFE_FILTERS`, :data:`SAFE_METHODS`, :data:`SAFE_FUNCTIONS`, no
       arithmetic that grows a text, no ``range``): ``{{ "a" * 10**8 }}`` is refused when
       the template is compiled (``TemplateSyntaxError``: :func:`render` falls back to the
-      engine's text, the console warns when it is saved);
+      engine's text, the console warns when it is saved); so is a template nested too
+      deep for the parser or Python's compiler (``RecursionError``, ``SyntaxError``);
     - every loop counts its turns against the rendering's :data:`MAX_TURNS` (loops
       nested over a long text), and :func:`render` stops at :data:`MAX_OUTPUT`
-      characters (:class:`TemplateTooCostly`, the same fallback)."""
+      characters (:class:`TemplateTooCostly`, the same fallback);
+    - every filter, method call, slice, comparison, test, output and loop turn is charged
+      the (deep) size of what it reads and makes against :data:`MAX_WORK`, and no value
+      made or written may exceed :data:`MAX_OUTPUT`: a list holding the same list ten
+      times, ten times over, or a ``join`` of a ``join``, stops before the text is built."""
 
     def __init__(self, **options: Any) -> None:
+        options.setdefault("finalize", _finalize)
+        # (Jinja's constant folding tries every filter chain at every level of it: a
+        # chain of 200 filters took seconds to compile; and it ran filters unbudgeted)
+        options.setdefault("optimized", False)
         super().__init__(**options)
+        self.filters["plain"] = plain
+        self.filters["join_fr"] = join_fr
+        self.filters["announced"] = announced
+        self.filters["perso"] = french_name
+        for name in SAFE_FILTERS & set(self.filters):
+            self.filters[name] = _guarded(name, self.filters[name])
         self.filters["_turns"] = _turns
+        self.filters["_weigh"] = _weigh
+        self._broken: dict[tuple[str | None, str], tuple[int, str]] = {}
+        #: the work of every rendering so far (:data:`MAX_WORK_TOTAL`)
+        self.spent = 0
+
+    def compile(
+        self,
+        source: str | jinja2.nodes.Template,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: bool = False,
+        defer_init: bool = False,
+    ) -> Any:
+        key = (name, source) if isinstance(source, str) else None
+        if key is not None and key in self._broken:
+            # (a broken template is not cached by Jinja: parsed once, not once a message)
+            raise _syntax_error(*self._broken[key], name, filename)
+        try:
+            return super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+        except jinja2.TemplateSyntaxError as exc:
+            if key is not None:
+                self._broken[key] = (exc.lineno, exc.message or "")
+            raise
+        except Exception as exc:  # (never past render(), has() nor the console's save)
+            # the parser, Jinja's code generator and Python's compiler all recurse
+            why = (
+                "modèle trop imbriqué (parenthèses, filtres ou blocs)"
+                if isinstance(exc, RecursionError | SyntaxError | MemoryError)
+                else f"modèle invalide ({exc.__class__.__name__})"
+            )
+            if key is not None:
+                self._broken[key] = (1, why)
+            raise _syntax_error(1, why, name, filename) from None
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> jinja2.nodes.Template:
+        if len(source) > MAX_TEMPLATE:  # (before the parser reads it)
+            why = f"modèle trop long ({len(source)} caractères, {MAX_TEMPLATE} au plus)"
+            raise jinja2.TemplateSyntaxError(why, 1, name, filename)
         tree = super()._parse(source, name, filename)
         problem = _unsafe(tree, len(source))
         if problem is not None:
             line, why = problem
             raise jinja2.TemplateSyntaxError(why, line, name, filename)
-        for loop in tree.find_all(jinja2.nodes.For):  # (each loop's turns counted)
-            loop.iter = jinja2.nodes.Filter(
-                loop.iter, "_turns", [], [], None, None, lineno=loop.lineno
+        nodes = jinja2.nodes
+        for loop in list(tree.find_all(nodes.For)):  # (each loop's turns counted)
+            weight = 1 + sum(1 for _ in loop.find_all(nodes.Node))
+            loop.iter = nodes.Filter(
+                loop.iter, "_turns", [nodes.Const(weight)], [], None, None, lineno=loop.lineno
             )
+        for compare in list(tree.find_all(nodes.Compare)):  # (a comparison reads both sides)
+            compare.expr = _weighed(compare.expr)
+            for operand in compare.ops:
+                operand.expr = _weighed(operand.expr)
+        for sub in list(tree.find_all(nodes.Sub)):  # (keys() - keys(): a new set)
+            sub.left, sub.right = _weighed(sub.left), _weighed(sub.right)
+        for item in list(tree.find_all(nodes.Getitem)):  # (a slice is a copy)
+            if isinstance(item.arg, nodes.Slice):
+                item.node = _weighed(item.node)
+        for test in list(tree.find_all(nodes.Test)):
+            test.node = _weighed(test.node)
+            test.args = [_weighed(a) for a in test.args]
         return tree
+
+    def call(
+        __self,
+        __context: jinja2.runtime.Context,
+        __obj: Any,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        owner = getattr(__obj, "__self__", None)  # (a method reads its object)
+        _charge(_size([owner, args, kwargs], _left()))
+        value = SandboxedEnvironment.call(__self, __context, __obj, *args, **kwargs)
+        _charge(_checked(value))
+        return value
+
+
+def _syntax_error(
+    line: int, why: str, name: str | None, filename: str | None
+) -> jinja2.TemplateSyntaxError:
+    exc = jinja2.TemplateSyntaxError(why, line, name, filename)
+    exc.translated = True  # (its text without Jinja's "File ..." line, like the others)
+    return exc
+
+
+#: the work done by the current rendering (set by :func:`_bounded`)
+_WORK: ContextVar[list[int] | None] = ContextVar("ronde_template_work", default=None)
+
+
+def _left() -> int:
+    work = _WORK.get()
+    return MAX_WORK + 1 - (work[0] if work is not None else 0)
+
+
+def _charge(units: int) -> None:
+    work = _WORK.get()
+    if work is None:
+        return
+    work[0] += units
+    if work[0] > MAX_WORK:
+        raise TemplateTooCostly(f"plus de {MAX_WORK} unités de travail")
+
+
+_SIZED = (list, tuple, set, frozenset, KeysView, ValuesView, ItemsView)
+_COUNTED = (str, Mapping, *_SIZED)
+
+
+def _size(value: Any, limit: int) -> int:
+    """The size of ``value`` counting every element of every list or dictionary it holds
+    (the same list held twice counts twice: so does ``str()``), stopped past ``limit``."""
+    total = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v) + 1
+        elif isinstance(v, jinja2.Undefined):
+            total += 1
+        elif isinstance(v, Mapping):
+            total += len(v) + 1
+            if total <= limit:
+                stack.extend(v.keys())
+                stack.extend(v.values())
+        elif isinstance(v, _SIZED):
+            total += len(v) + 1
+            if total <= limit:
+                stack.extend(v)
+        else:
+            total += 1
+        if total > limit:
+            break
+    return total
+
+
+def _checked(value: Any) -> int:
+    """The size of a value a template made, refused past :data:`MAX_OUTPUT`."""
+    size = _size(value, MAX_OUTPUT + 1)
+    if size > MAX_OUTPUT:
+        raise TemplateTooCostly(f"valeur de plus de {MAX_OUTPUT} éléments")
+    return size
+
+
+def _finalize(value: Any) -> Any:
+    """Every value a template writes: checked before it is made a text."""
+    _charge(_checked(value))
+    return value
+
+
+def _weigh(value: Any) -> Any:
+    """``value``, its size charged (what a comparison or a test reads)."""
+    _charge(_size(value, _left()))
+    return value
+
+
+def _weighed(node: jinja2.nodes.Expr) -> jinja2.nodes.Expr:
+    return jinja2.nodes.Filter(node, "_weigh", [], [], None, None, lineno=node.lineno)
+
+
+_SPECIAL = (jinja2.runtime.Context, jinja2.nodes.EvalContext, jinja2.Environment)
+
+
+def _guarded(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """Filter ``function`` charged the size of its arguments and result, refused when it
+    would make too much (``join``'s separator, ``round``'s precision, ``sum`` of texts or
+    lists)."""
+
+    @functools.wraps(function)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        given = [a for a in args if not isinstance(a, _SPECIAL)]
+        size = _size([given, kwargs], _left())
+        _charge(size)
+        value = given[0] if given else None
+        if name == "join":
+            sep = given[1] if len(given) > 1 else kwargs.get("d", "")
+            count = len(value) if isinstance(value, _COUNTED) else 0
+            if size + count * len(str(sep)) > MAX_OUTPUT:
+                raise TemplateTooCostly(f"join : texte de plus de {MAX_OUTPUT} caractères")
+        elif name == "round":
+            precision = given[1] if len(given) > 1 else kwargs.get("precision", 0)
+            if not isinstance(precision, int) or abs(precision) > MAX_PRECISION:
+                raise TemplateTooCostly(f"round : précision de {MAX_PRECISION} au plus")
+        elif name == "sum":
+            start = given[2] if len(given) > 2 else kwargs.get("start", 0)
+            if not isinstance(start, int | float):
+                raise TemplateTooCostly("sum : des nombres seulement")
+        elif name in ("select", "reject", "selectattr", "rejectattr", "map"):
+            count = len(value) if isinstance(value, _COUNTED) else 0
+            _charge(count * _size([given[1:], kwargs], _left()))  # (each item against them)
+        result = function(*args, **kwargs)
+        if isinstance(result, Iterator):  # (map, select ...: made now, and measured)
+            result = list(result)
+        _charge(_checked(result))
+        return result
+
+    return guarded
 
 
 @jinja2.pass_context
-def _turns(context: jinja2.runtime.Context, items: Any) -> Iterator[Any]:
+def _turns(context: jinja2.runtime.Context, items: Any, weight: int = 1) -> Iterator[Any]:
     """``items``, each turn counted against the rendering's :data:`MAX_TURNS` (kept on its
-    context: one per rendering)."""
+    context: one per rendering) and charged ``weight`` (the size of the loop's body)."""
     counter: list[int] = context.__dict__.setdefault("_ronde_turns", [0])
     for item in items:
         counter[0] += 1
         if counter[0] > MAX_TURNS:
             raise TemplateTooCostly(f"plus de {MAX_TURNS} tours de boucle")
+        _charge(weight)
         yield item
 
 
@@ -390,10 +607,6 @@ def load_templates(
         lstrip_blocks=True,
         keep_trailing_newline=False,
     )
-    env.filters["plain"] = plain
-    env.filters["join_fr"] = join_fr
-    env.filters["announced"] = announced
-    env.filters["perso"] = french_name
     return Templates(env=env, roles=roles, folder=folder)
 
 
@@ -545,13 +758,24 @@ def render(
 
 def _bounded(template: jinja2.Template, variables: Mapping[str, Any]) -> str:
     """``template`` rendered, stopped past :data:`MAX_OUTPUT` characters."""
+    env = template.environment
+    if isinstance(env, BoundedSandbox) and env.spent > MAX_WORK_TOTAL:
+        # (a page of many messages, each just under its budget)
+        raise TemplateTooCostly(f"plus de {MAX_WORK_TOTAL} unités de travail pour ces modèles")
     parts: list[str] = []
     size = 0
-    for part in template.generate(**variables):
-        size += len(part)
-        if size > MAX_OUTPUT:
-            raise TemplateTooCostly(f"texte de plus de {MAX_OUTPUT} caractères")
-        parts.append(part)
+    work = [0]
+    token = _WORK.set(work)
+    try:
+        for part in template.generate(**variables):
+            size += len(part)
+            if size > MAX_OUTPUT:
+                raise TemplateTooCostly(f"texte de plus de {MAX_OUTPUT} caractères")
+            parts.append(part)
+    finally:
+        _WORK.reset(token)
+        if isinstance(env, BoundedSandbox):
+            env.spent += work[0]
     return "".join(parts)
 
 
