@@ -333,7 +333,7 @@ class BoundedSandbox(SandboxedEnvironment):
             why = f"modèle trop long ({len(source)} caractères, {MAX_TEMPLATE} au plus)"
             raise jinja2.TemplateSyntaxError(why, 1, name, filename)
         tree = super()._parse(source, name, filename)
-        problem = _unsafe(tree, len(source))
+        problem = _unsafe(tree)
         if problem is not None:
             line, why = problem
             raise jinja2.TemplateSyntaxError(why, line, name, filename)
@@ -379,7 +379,7 @@ def _syntax_error(
     return exc
 
 
-#: the work done by the current rendering (set by :func:`_bounded`)
+#: the work done by the current rendering and its loop turns (set by :func:`_bounded`)
 _WORK: ContextVar[list[int] | None] = ContextVar("ronde_template_work", default=None)
 
 
@@ -491,23 +491,22 @@ def _guarded(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return guarded
 
 
-@jinja2.pass_context
-def _turns(context: jinja2.runtime.Context, items: Any, weight: int = 1) -> Iterator[Any]:
-    """``items``, each turn counted against the rendering's :data:`MAX_TURNS` (kept on its
-    context: one per rendering) and charged ``weight`` (the size of the loop's body)."""
-    counter: list[int] = context.__dict__.setdefault("_ronde_turns", [0])
+def _turns(items: Any, weight: int = 1) -> Iterator[Any]:
+    """``items``, each turn counted against the rendering's :data:`MAX_TURNS` and charged
+    ``weight`` (the size of the loop's body), in the rendering's record (:data:`_WORK`)."""
+    work = _WORK.get()
     for item in items:
-        counter[0] += 1
-        if counter[0] > MAX_TURNS:
-            raise TemplateTooCostly(f"plus de {MAX_TURNS} tours de boucle")
+        if work is not None:
+            work[1] += 1
+            if work[1] > MAX_TURNS:
+                raise TemplateTooCostly(f"plus de {MAX_TURNS} tours de boucle")
         _charge(weight)
         yield item
 
 
-def _unsafe(tree: jinja2.nodes.Template, size: int) -> tuple[int, str] | None:
-    """Where and why ``tree`` leaves :class:`BoundedSandbox`'s constructions, if it does."""
-    if size > MAX_TEMPLATE:
-        return 1, f"modèle trop long ({size} caractères, {MAX_TEMPLATE} au plus)"
+def _unsafe(tree: jinja2.nodes.Template) -> tuple[int, str] | None:
+    """Where and why ``tree`` leaves :class:`BoundedSandbox`'s constructions, if it does
+    (its length is checked before it is parsed)."""
     nodes = jinja2.nodes
     for node in tree.find_all(nodes.Node):
         line = node.lineno
@@ -764,7 +763,7 @@ def _bounded(template: jinja2.Template, variables: Mapping[str, Any]) -> str:
         raise TemplateTooCostly(f"plus de {MAX_WORK_TOTAL} unités de travail pour ces modèles")
     parts: list[str] = []
     size = 0
-    work = [0]
+    work = [0, 0]
     token = _WORK.set(work)
     try:
         for part in template.generate(**variables):
