@@ -253,6 +253,7 @@ def _issue(
             game=game,
             membership=membership,
             game_master=gm,
+            created_at=now,
             expires_at=now + timedelta(days=invitation_days()),
         )
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -130,7 +131,8 @@ class Invitation(models.Model):
     game_master = models.ForeignKey(
         GameMaster, null=True, blank=True, on_delete=models.PROTECT, related_name="invitations"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    #: the service's now (``clocks.now``), set by ``accounts._issue``: the expiry reads it too
+    created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)
     accepted_by = models.ForeignKey(
