@@ -381,8 +381,16 @@ class Game:
         events: Iterable[Event],
         catalog: ItemCatalog,
         characters: Mapping[str, Character] = REGISTRY,
+        *,
+        commands: Iterable[Command] = (),
     ) -> Game:
         """Rebuild a game from its log (nothing is decided or drawn again).
+
+        ``commands``: the accepted commands whose events are in ``events``, in the order
+        they were recorded (at least those of the last one's counting day; the store
+        knows them: each stored event names its action). They are counted as
+        :meth:`execute` counts them, so that an identical command recorded after the
+        replay keys its draws as it would have without it (:func:`_draw_key`).
 
         Raises:
             ValueError: the log does not start with ``GameCreated``.
@@ -395,7 +403,19 @@ class Game:
         rest = list(it)
         evolve_all(game.state, rest)
         game.log += rest
+        for cmd in commands:
+            game.count_command(cmd)
         return game
+
+    def count_command(self, cmd: Command) -> None:
+        """Count ``cmd``, accepted and whose events this game already applied (a replay,
+        or events another process recorded), among the commands of its counting day, as
+        :meth:`execute` does: the keys of later identical commands' draws depend on it."""
+        at = cmd.at if cmd.at.tzinfo is UTC else cmd.at.astimezone(UTC)
+        day = self.state.day(at)
+        if self._seen_day != day:
+            self._seen_day, self._seen = day, []
+        self._seen.append((Command(cmd.action, cmd.by, at, cmd.args), []))
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:

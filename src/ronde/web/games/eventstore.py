@@ -17,7 +17,7 @@ the writer copies or replays it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,8 +25,10 @@ from typing import Any
 import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.signals import request_finished
+from django.db.models import Min
 
 from ronde.catalog import default_catalog
+from ronde.engine.commands import Command
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import from_json, to_json
 from ronde.engine.evolve import evolve
@@ -87,26 +89,108 @@ def log_rows(game: Game, generation: int | None = None) -> list[Event]:
     return rows
 
 
-def _log_data(game: Game, gen: int) -> list[tuple[int, int, dict[str, Any]]]:
-    """(pk, seq, data) of a generation's log (the fast path of :func:`log_rows`)."""
-    rows: list[tuple[int, int, dict[str, Any]]] = []
+Row = tuple[int, int, int | None, dict[str, Any]]
+
+
+def _log_data(game: Game, gen: int) -> list[Row]:
+    """(pk, seq, action id, data) of a generation's log (the fast path of
+    :func:`log_rows`)."""
+    rows: list[Row] = []
     for g, shared in _chain(game, gen):
-        own = list(
+        own: list[Row] = list(
             Event.objects.filter(game=game, generation=g)
             .order_by("seq")
-            .values_list("pk", "seq", "data")
+            .values_list("pk", "seq", "action_id", "data")
         )
         rows = rows[:shared] + own
     return rows
 
 
+def log_data(game: Game) -> list[Row]:
+    """(pk, seq, action id, data) of the current log's events, in order."""
+    return _log_data(game, game.generation)
+
+
 def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent]:
     gen = game.generation if generation is None else generation
-    return [from_json(d) for _pk, _seq, d in _log_data(game, gen)]
+    return [from_json(d) for _pk, _seq, _a, d in _log_data(game, gen)]
 
 
-def replay(events: Iterable[EngineEvent]) -> EngineGame:
-    return EngineGame.replay(events, default_catalog())
+def _segments(game: Game) -> list[tuple[int, int, int]]:
+    """(generation, its first position in the current log, the ``seq`` of its first own
+    row) of each generation whose own rows are in the current log, oldest first. A
+    generation's own rows have consecutive ``seq`` (nothing else is appended to a game
+    while it is its current generation), so a position is found without reading the log."""
+    chain = _chain(game, game.generation)
+    firsts = dict(
+        Event.objects.filter(game=game, generation__in=[g for g, _s in chain])
+        .values_list("generation")
+        .annotate(first=Min("seq"))
+        .values_list("generation", "first")
+    )
+    return [(g, shared, firsts[g]) for g, shared in chain if g in firsts]
+
+
+def rows_between(game: Game, lo: int, hi: int) -> list[tuple[int, int | None]]:
+    """(seq, action id) of the current log's events at positions ``lo`` to ``hi``
+    (excluded), in order: a few indexed queries, whatever the log's length."""
+    segments = _segments(game)
+    out: list[tuple[int, int | None]] = []
+    for k, (g, begin, first) in enumerate(segments):
+        end = segments[k + 1][1] if k + 1 < len(segments) else None
+        a = max(lo, begin)
+        b = hi if end is None else min(hi, end)
+        if a >= b:
+            continue
+        out += list(
+            Event.objects.filter(
+                game=game, generation=g, seq__gte=first + a - begin, seq__lt=first + b - begin
+            )
+            .order_by("seq")
+            .values_list("seq", "action_id")
+        )
+    return out
+
+
+def commands_of(game: Game, ids: list[int]) -> list[Command]:
+    """The commands of the recorded actions ``ids``, in that order."""
+    found = {
+        pk: Command(action, by, at, dict(args))
+        for pk, action, by, at, args in Action.objects.filter(game=game, pk__in=ids).values_list(
+            "pk", "action", "by", "at", "args"
+        )
+    }
+    return [found[i] for i in ids if i in found]
+
+
+def day_actions(eng: EngineGame, actions: Sequence[int | None], end: int) -> list[int]:
+    """The recorded actions whose events are in ``eng.log`` before position ``end`` on
+    the counting day of the last of them, in the order they were recorded (what keys
+    the draws of an identical command after them: ``Game.count_command``).
+    ``actions[i]`` is the action of event ``i`` (``None``: the creation or a timer)."""
+    g = eng.state
+    log = eng.log
+    day: int | None = None
+    out: list[int] = []
+    seen: set[int] = set()
+    i = end - 1
+    while i > 0:
+        aid = actions[i]
+        if aid is not None and aid not in seen:
+            d = g.day(log[i].at)
+            if day is None:
+                day = d
+            elif d != day:
+                break
+            out.append(aid)
+            seen.add(aid)
+        i -= 1
+    out.reverse()
+    return out
+
+
+def replay(events: Iterable[EngineEvent], commands: Iterable[Command] = ()) -> EngineGame:
+    return EngineGame.replay(events, default_catalog(), commands=commands)
 
 
 # -- the held games --------------------------------------------------------------------------
@@ -191,22 +275,28 @@ def _catch_up(game: Game, h: Held) -> bool:
     if h.generation != game.generation:
         return False
     # two indexed queries (an OR of both would scan the whole log)
-    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list("pk", "seq", "data"))
+    cols = ("pk", "seq", "action_id", "data")
+    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list(*cols))
     rows += list(
         Event.objects.filter(game=game, generation=game.generation, seq__gt=h.seq)
         .order_by("seq")
-        .values_list("pk", "seq", "data")
+        .values_list(*cols)
     )
     if not rows or rows[0][0] != h.pk or rows[0][1] != h.seq:
         return False
     last = h.eng.log[-1]
-    if orjson.dumps(rows[0][2], option=orjson.OPT_SORT_KEYS) != canonical(last):
+    if orjson.dumps(rows[0][3], option=orjson.OPT_SORT_KEYS) != canonical(last):
         return False
     eng = h.eng
-    for _pk, _seq, data in rows[1:]:
+    ids: list[int] = []
+    for _pk, _seq, aid, data in rows[1:]:
         e = from_json(data)
         evolve(eng.state, e)
         eng.log.append(e)
+        if aid is not None and aid not in ids and aid != rows[0][2]:
+            ids.append(aid)
+    for cmd in commands_of(game, ids) if ids else ():
+        eng.count_command(cmd)  # (recorded by another worker: they key later draws)
     h.pk, h.seq = rows[-1][0], rows[-1][1]
     h.version = game.version
     return True
@@ -229,8 +319,11 @@ def load(game: Game, *, fresh: bool = False) -> EngineGame:
     if h is not None and (h.version == game.version or _catch_up(game, h)):
         return h.eng
     rows = _log_data(game, game.generation)
-    eng = replay(from_json(d) for _pk, _seq, d in rows)
-    pk, seq, _d = rows[-1]
+    eng = replay(from_json(d) for _pk, _seq, _a, d in rows)
+    actions = [a for _pk, _seq, a, _d in rows]
+    for cmd in commands_of(game, day_actions(eng, actions, len(rows))):
+        eng.count_command(cmd)  # (the last day's: they key the draws of identical ones)
+    pk, seq, _a, _d = rows[-1]
     _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch)
     return eng
 

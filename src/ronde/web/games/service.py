@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -304,6 +304,10 @@ def record(
                 except RuleViolation as rv:
                     return Outcome(False, rv.code, rv.message, moved=moved)
                 when = at.astimezone(PARIS)
+                if clock is not None and when < clock and _minute(when) == _minute(clock):
+                    # typed to the forum's minute, that of the last event: not earlier
+                    # (a burst of complaints at one minute is never a correction)
+                    when = clock.astimezone(PARIS)
             clock_moved = clocks.advance_to(row, when)
             fields = ("clock_at",) if clock_moved else ()
             planned = Planned(action, by, when, dict(args))
@@ -335,6 +339,11 @@ def record(
         raise Conflict() from None
 
 
+def _minute(t: datetime) -> datetime:
+    """``t``'s minute (UTC: Paris is a whole number of hours away)."""
+    return t.astimezone(UTC).replace(second=0, microsecond=0)
+
+
 #: the code of a request already decided by another game master (nothing recorded)
 REQUEST_DECIDED = "request_decided"
 
@@ -360,13 +369,13 @@ def _insert_past(
     t: datetime,
 ) -> Outcome:
     until = max(t, base.state.clock or t)
-    out, rebuilt, everything = corrections.insert_past(row, base, planned, until, confirm=confirm)
+    out, rebuilt = corrections.insert_past(row, base, planned, until, confirm=confirm)
     out.moved = moved
     if rebuilt is None:
         return out
     try:
         out.action = corrections.save_action(row, planned, user, note, request, t)
-        rows = corrections.write_generation(row, base, rebuilt, everything, t)
+        rows = corrections.write_generation(row, base, rebuilt, t)
         _commit(row, rebuilt.eng, rows)
     except BaseException:
         eventstore.drop(row.pk)
@@ -401,11 +410,11 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
             base = load(row)
             t = clocks.game_now(row)
             until = max(t, base.state.clock or t)
-            diff, rebuilt, planned = corrections.strike_rebuild(row, base, target, until)
+            diff, rebuilt = corrections.strike_rebuild(row, base, target, until)
             try:
                 target.struck = True
                 target.save(update_fields=["struck"])
-                rows = corrections.write_generation(row, base, rebuilt, planned, t)
+                rows = corrections.write_generation(row, base, rebuilt, t)
                 Strike.objects.create(
                     game=row,
                     action=target,
