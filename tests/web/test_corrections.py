@@ -382,3 +382,32 @@ def test_an_action_typed_to_the_minute_of_the_last_event_is_not_a_correction(
         game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "c"}, at=at("J2 10:29")
     )
     assert out.ok and out.preview is not None
+
+
+def test_positions_are_found_in_the_current_log_after_corrections_in_any_order(
+    clock: Any,
+) -> None:
+    """The rows at positions of the current log (a correction's snapshot reads the day's
+    actions by position) are those of the whole log read row by row, whatever the
+    generations: corrections later and earlier than the previous one, a strike that
+    shortens the log."""
+    service.clear_cache()
+    game = _stored_game("positions")
+    for when in ("J2 09:00", "J2 10:00", "J2 11:00", "J3 09:00", "J3 10:00"):
+        clock(when)
+        assert service.record(game, None, "rehearse", "Ana", {}).ok
+    clock("J3 12:00")
+    for when in ("J3 09:30", "J2 09:30", "J3 11:00", "J2 10:30"):
+        out = service.record(
+            game, None, "award", "Mj", {"player": "Bob", "points": 1, "reason": when}, at=at(when)
+        )
+        assert out.ok, out.message
+    last = Action.objects.filter(game=game).order_by("at").last()
+    assert last is not None
+    pv = service.preview_strike(game, last)
+    assert service.strike(game, last, "essai", None, pv.token).ok
+    game.refresh_from_db()
+    whole = [(seq, a) for _pk, seq, a, _d in eventstore.log_data(game)]
+    assert eventstore.rows_between(game, 0, len(whole)) == whole
+    for lo, hi in ((0, 3), (2, len(whole) - 1), (len(whole) // 2, len(whole))):
+        assert eventstore.rows_between(game, lo, hi) == whole[lo:hi]

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import accusations, admin, chorus, constraints, trials, unmasking, verdicts
 from .character import Character, answering, character_of
-from .clock import LAST_DAY, cutoff_1313, day_start, format_time
+from .clock import LAST_DAY, cutoff_1313, day_start, format_time, start_problem
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
@@ -359,6 +359,9 @@ class Game:
         Raises:
             RuleViolation: an invalid setup (see :func:`validate_setup`) or option.
         """
+        problem = start_problem(start)
+        if problem is not None:
+            raise RuleViolation("invalid_argument", problem[0].upper() + problem[1:])
         roster = list(players if players is not None else cast)
         gms = list(game_masters or ["Mj"])
         resolved, slots = validate_setup(roster, cast, ronde, gms)

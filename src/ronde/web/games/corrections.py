@@ -68,7 +68,8 @@ LAST = 1 << 62
 
 @dataclass
 class Planned:
-    """An action to (re)play: a stored one or a new one not saved yet."""
+    """An action to (re)play: a recorded one (its row's ``pk``, who recorded it, its
+    fate in the current generation) or a new one not saved yet (``stored`` once saved)."""
 
     action: str
     by: str
@@ -76,6 +77,26 @@ class Planned:
     args: dict[str, Any]
     stored: Action | None = None
     order: int = 0
+    pk: int | None = None
+    recorder: int | None = None
+    outcome: str = "applied"
+    message: str = ""
+
+    def row(self, game: Game) -> Action:
+        """Its :class:`Action` (made from what was read: no query)."""
+        if self.stored is not None:
+            return self.stored
+        return Action(
+            id=self.pk,
+            game_id=game.pk,
+            action=self.action,
+            by=self.by,
+            at=self.at,
+            args=self.args,
+            recorded_by_id=self.recorder,
+            outcome=self.outcome,
+            message=self.message,
+        )
 
     def command(self) -> Command:
         return Command(self.action, self.by, self.at.astimezone(PARIS), dict(self.args))
@@ -120,7 +141,8 @@ def save_action(
         request=request,
     )
     planned.stored = saved
-    planned.order = saved.pk
+    planned.order = planned.pk = saved.pk
+    planned.recorder = saved.recorded_by_id
     return saved
 
 
@@ -128,11 +150,13 @@ def planned_actions(game: Game, *, since: datetime, without: Action | None = Non
     """The recorded actions not struck out at or after ``since``, in the order they are
     replayed."""
     out = []
-    rows = Action.objects.filter(game=game, struck=False, at__gte=since)
-    for a in rows.select_related("recorded_by"):
-        if without is not None and a.pk == without.pk:
+    cols = ("pk", "action", "by", "at", "args", "recorded_by_id", "outcome", "message")
+    rows = Action.objects.filter(game=game, struck=False, at__gte=since).values_list(*cols)
+    for pk, action, by, at, args, recorder, outcome, message in rows:
+        if without is not None and pk == without.pk:
             continue
-        out.append(Planned(a.action, a.by, a.at.astimezone(PARIS), dict(a.args), a, a.pk))
+        when = at.astimezone(PARIS)
+        out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message))
     out.sort(key=Planned.key)
     return out
 
@@ -192,60 +216,87 @@ def rebuild(
     return Rebuilt(eng, kept, out, refused, planned)
 
 
-def diff(old: EngineGame, new: Rebuilt) -> Diff:
-    """What the rebuilt game changes: events removed and added after the kept ones,
-    actions executed again that change fate."""
-    tail = old.log[new.kept :]
-    before = Counter(canonical(e) for e in tail)
-    after = Counter(canonical(e) for e, _ in new.events)
+def _same(a: EngineEvent, b: EngineEvent) -> bool:
+    """Whether two events are the same fact: equal as structures, or (an event read back
+    from JSON, whose tuples became lists) by their canonical text."""
+    return a == b or canonical(a) == canonical(b)
+
+
+def _common(old: list[EngineEvent], new: list[EngineEvent]) -> tuple[int, int]:
+    """How many events ``old`` and ``new`` share at their start, and then at their end."""
+    head = 0
+    n = min(len(old), len(new))
+    while head < n and _same(old[head], new[head]):
+        head += 1
+    tail = 0
+    while tail < n - head and _same(old[-1 - tail], new[-1 - tail]):
+        tail += 1
+    return head, tail
+
+
+def diff(game: Game, old: EngineGame, new: Rebuilt) -> Diff:
+    """What the rebuilt game changes: events removed and added after the kept ones
+    (what both share at the start and at the end of the rebuilt part is skipped
+    without encoding it), actions executed again that change fate."""
+    was = old.log[new.kept :]
+    now = [e for e, _p in new.events]
+    head, tail = _common(was, now)
+    was, now = was[head : len(was) - tail], now[head : len(now) - tail]
+    before = Counter(canonical(e) for e in was)
+    after = Counter(canonical(e) for e in now)
     removed_keys = before - after
     added_keys = after - before
     d = Diff()
-    for e in tail:
+    for e in was:
         k = canonical(e)
         if removed_keys[k] > 0:
             removed_keys[k] -= 1
             d.removed.append(e)
-    for e, _ in new.events:
+    for e in now:
         k = canonical(e)
         if added_keys[k] > 0:
             added_keys[k] -= 1
             d.added.append(e)
     for p in new.planned:
-        a = p.stored
-        if a is None:
+        if p.pk is None:
             continue
         rv = new.refused.get(id(p))
-        if rv is not None and a.outcome == "applied":
-            d.newly_refused.append((a, rv.message))
-        elif rv is None and a.outcome == "refused":
-            d.newly_applied.append(a)
+        if rv is not None and p.outcome == "applied":
+            d.newly_refused.append((p.row(game), rv.message))
+        elif rv is None and p.outcome == "refused":
+            d.newly_applied.append(p.row(game))
     return d
 
 
-def write_generation(row: Game, base: EngineGame, rebuilt: Rebuilt, t: datetime) -> list[Any]:
+def write_generation(
+    row: Game, base: EngineGame, rebuilt: Rebuilt, t: datetime
+) -> list[eventstore.Appended]:
     """Store the rebuilt log as the next generation: only what follows the longest
-    prefix it shares with the current log is written. Returns the appended rows."""
+    prefix it shares with the current log is written. Returns the last appended row."""
     shared = rebuilt.kept
     for old, (new, _p) in zip(base.log[rebuilt.kept :], rebuilt.events, strict=False):
-        if canonical(old) != canonical(new):
+        if not _same(old, new):
             break
         shared += 1
     row.generation += 1
     Generation.objects.create(game=row, number=row.generation, shared=shared, created_at=t)
     items = []
     for e, p in rebuilt.events[shared - rebuilt.kept :]:
-        a = p.stored if p is not None else None
-        items.append((e, a, a.recorded_by if a is not None else None))
+        items.append((e, p.pk if p else None, p.recorder if p else None))
     rows = eventstore.append(row, items, at=t)
+    fates: dict[tuple[str, str], list[int]] = {}
     for p in rebuilt.planned:
-        if p.stored is None:
+        if p.pk is None:
             continue
         rv = rebuilt.refused.get(id(p))
-        outcome, message = ("refused", rv.message) if rv else ("applied", "")
-        if (p.stored.outcome, p.stored.message) != (outcome, message):
-            p.stored.outcome, p.stored.message = outcome, message
-            p.stored.save(update_fields=["outcome", "message"])
+        fate = ("refused", rv.message) if rv else ("applied", "")
+        if (p.outcome, p.message) != fate:
+            p.outcome, p.message = fate
+            if p.stored is not None:
+                p.stored.outcome, p.stored.message = fate
+            fates.setdefault(fate, []).append(p.pk)
+    for (outcome, message), pks in fates.items():
+        Action.objects.filter(pk__in=pks).update(outcome=outcome, message=message)
     return rows
 
 
@@ -270,7 +321,7 @@ def insert_past(
     rv = rebuilt.refused.get(id(planned))
     if rv is not None:
         return Outcome(False, rv.code, rv.message), None
-    d = diff(base, rebuilt)
+    d = diff(row, base, rebuilt)
     if d.destructive and confirm != row.version:
         if confirm is not None:
             raise eventstore.Conflict()
@@ -283,7 +334,7 @@ def preview_strike(game: Game, base: EngineGame, action: Action, t: datetime) ->
     """What striking ``action`` would change (nothing is written)."""
     planned = planned_actions(game, since=action.at, without=action)
     rebuilt = rebuild(game, base, action.at, planned, t)
-    return Outcome(True, preview=diff(base, rebuilt), token=game.version)
+    return Outcome(True, preview=diff(game, base, rebuilt), token=game.version)
 
 
 def strike_rebuild(
@@ -293,4 +344,4 @@ def strike_rebuild(
     makes."""
     planned = planned_actions(row, since=target.at, without=target)
     rebuilt = rebuild(row, base, target.at, planned, t)
-    return diff(base, rebuilt), rebuilt
+    return diff(row, base, rebuilt), rebuilt

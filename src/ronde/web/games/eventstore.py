@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.signals import request_finished
+from django.db import connections
 from django.db.models import Min
 
 from ronde.catalog import default_catalog
@@ -116,11 +117,12 @@ def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent
     return [from_json(d) for _pk, _seq, _a, d in _log_data(game, gen)]
 
 
-def _segments(game: Game) -> list[tuple[int, int, int]]:
-    """(generation, its first position in the current log, the ``seq`` of its first own
-    row) of each generation whose own rows are in the current log, oldest first. A
-    generation's own rows have consecutive ``seq`` (nothing else is appended to a game
-    while it is its current generation), so a position is found without reading the log."""
+def _segments(game: Game) -> list[tuple[int, int, int | None, int]]:
+    """(generation, the positions its own rows hold in the current log: first and end
+    (``None``: to the end of the log), the ``seq`` of its first own row), oldest first,
+    for the generations whose own rows are in the current log. A generation's own rows
+    have consecutive ``seq`` (nothing else is appended to a game while it is its
+    current generation), so a position is found without reading the log."""
     chain = _chain(game, game.generation)
     firsts = dict(
         Event.objects.filter(game=game, generation__in=[g for g, _s in chain])
@@ -128,16 +130,21 @@ def _segments(game: Game) -> list[tuple[int, int, int]]:
         .annotate(first=Min("seq"))
         .values_list("generation", "first")
     )
-    return [(g, shared, firsts[g]) for g, shared in chain if g in firsts]
+    out: list[tuple[int, int, int | None, int]] = []
+    limit: int | None = None  # (a later generation's shared part ends every earlier one)
+    for g, shared in reversed(chain):
+        if g in firsts and (limit is None or shared < limit):
+            out.append((g, shared, limit, firsts[g]))
+        limit = shared if limit is None else min(limit, shared)
+    out.reverse()
+    return out
 
 
 def rows_between(game: Game, lo: int, hi: int) -> list[tuple[int, int | None]]:
     """(seq, action id) of the current log's events at positions ``lo`` to ``hi``
     (excluded), in order: a few indexed queries, whatever the log's length."""
-    segments = _segments(game)
     out: list[tuple[int, int | None]] = []
-    for k, (g, begin, first) in enumerate(segments):
-        end = segments[k + 1][1] if k + 1 < len(segments) else None
+    for g, begin, end, first in _segments(game):
         a = max(lo, begin)
         b = hi if end is None else min(hi, end)
         if a >= b:
@@ -328,10 +335,10 @@ def load(game: Game, *, fresh: bool = False) -> EngineGame:
     return eng
 
 
-def adopt(game: Game, eng: EngineGame, rows: list[Event]) -> None:
+def adopt(game: Game, eng: EngineGame, rows: list[Appended]) -> None:
     """Hold ``eng`` as the game at its just written version, whose log ends with the
     appended ``rows`` (without rows, the next load replays)."""
-    if not rows or rows[-1].pk is None:
+    if not rows:
         drop(game.pk)
         return
     last = rows[-1]
@@ -345,28 +352,70 @@ def user_or_none(user: User | None) -> Any:
     return user
 
 
+@dataclass(frozen=True)
+class Appended:
+    """The last row :func:`append` wrote."""
+
+    pk: int
+    seq: int
+
+
 def append(
     game: Game,
-    items: Iterable[tuple[EngineEvent, Action | None, Any]],
+    items: Iterable[tuple[EngineEvent, Action | int | None, Any]],
     *,
     at: datetime,
-) -> list[Event]:
-    """Append (event, action, recording user) rows after the game's last ``seq``
-    (the caller holds the game's lock and saves the game)."""
-    rows = []
+) -> list[Appended]:
+    """Append (event, action or its id, recording user or its id) rows after the game's
+    last ``seq`` (the caller holds the game's lock and saves the game); returns the last
+    row written (none if nothing was). One statement for every row, without model
+    instances: a correction may write a whole day's events."""
+    conn = connections[Event.objects.db]
+    ops = conn.ops
+    recorded = ops.adapt_datetimefield_value(at)
+    instants: dict[datetime, Any] = {}  # (many events share an instant: adapted once)
+    params = []
     for e, action, user in items:
         game.last_seq += 1
-        rows.append(
-            Event(
-                game=game,
-                seq=game.last_seq,
-                generation=game.generation,
-                type=e.TYPE,
-                at=e.at,
-                data=event_json(e),
-                action=action,
-                recorded_by=user,
-                recorded_at=at,
+        data = to_json(e)
+        when = instants.get(e.at)
+        if when is None:
+            when = instants[e.at] = ops.adapt_datetimefield_value(e.at)
+        params.append(
+            (
+                game.pk,
+                game.last_seq,
+                game.generation,
+                e.TYPE,
+                when,
+                orjson.dumps(data).decode(),  # (the text of ``event_json``)
+                action if action is None or isinstance(action, int) else action.pk,
+                user if user is None or isinstance(user, int) else user.pk,
+                recorded,
             )
         )
-    return Event.objects.bulk_create(rows, batch_size=500)
+    if not params:
+        return []
+    with conn.cursor() as cursor:
+        cursor.executemany(_insert_sql(conn), params)
+    pk = Event.objects.filter(game=game, seq=game.last_seq).values_list("pk", flat=True).get()
+    return [Appended(pk, game.last_seq)]
+
+
+_INSERT: dict[str, str] = {}
+
+
+def _insert_sql(conn: Any) -> str:
+    sql = _INSERT.get(conn.vendor)
+    if sql is None:
+        qn = conn.ops.quote_name
+        cols = ["game_id", "seq", "generation", "type", "at", "data", "action_id"]
+        cols += ["recorded_by_id", "recorded_at"]
+        values = ["%s"] * len(cols)
+        if conn.vendor == "postgresql":
+            values[cols.index("data")] = "CAST(%s AS jsonb)"
+        sql = _INSERT[conn.vendor] = (
+            f"INSERT INTO {qn(Event._meta.db_table)} ({', '.join(qn(c) for c in cols)}) "
+            f"VALUES ({', '.join(values)})"
+        )
+    return sql

@@ -25,7 +25,7 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -51,7 +51,7 @@ from .eventstore import (
     log_rows,
     stored_events,
 )
-from .models import Action, Game, Request, Strike
+from .models import Action, Game, GameMaster, Membership, Request, Strike
 
 __all__ = [
     "Conflict",
@@ -82,6 +82,40 @@ __all__ = [
 
 game_now = clocks.game_now
 
+#: the longest pseudo or game master's name the store keeps (a seat's pseudo, a game
+#: master's name, an action's author: PostgreSQL refuses one character more)
+NAME_MAX = min(
+    Membership._meta.get_field("pseudo").max_length or 60,
+    GameMaster._meta.get_field("name").max_length or 60,
+    Action._meta.get_field("by").max_length or 60,
+)
+#: the longest action name the store keeps
+ACTION_MAX = Action._meta.get_field("action").max_length or 40
+
+
+def check_names(names: Iterable[str], what: str = "Pseudo") -> None:
+    """Refuse a pseudo or a game master's name longer than the store keeps.
+
+    Raises:
+        RuleViolation: ``invalid_argument`` (French message naming it).
+    """
+    for name in names:
+        if len(name) > NAME_MAX:
+            raise RuleViolation(
+                "invalid_argument",
+                f"{what} trop long : « {name[:NAME_MAX]}… » ({len(name)} caractères, "
+                f"{NAME_MAX} au plus).",
+            )
+
+
+def _check_command(action: str, by: str, args: Mapping[str, Any]) -> None:
+    """What the store could not keep of a command, refused before the engine sees it."""
+    if len(action) > ACTION_MAX:
+        raise RuleViolation("invalid_argument", f"Action inconnue : {action[:ACTION_MAX]}….")
+    check_names([by], "Nom")
+    if action == "replace_player" and isinstance(args.get("new"), str):
+        check_names([args["new"].strip()], "Pseudo du remplaçant")
+
 
 def new_engine(
     *,
@@ -97,8 +131,10 @@ def new_engine(
     """A new engine game, not stored yet (:func:`start` stores it).
 
     Raises:
-        RuleViolation: an invalid setup or option.
+        RuleViolation: an invalid setup or option, a name longer than the store keeps.
     """
+    check_names(players)
+    check_names(game_masters, "Nom de MJ")
     return EngineGame.create(
         start=start,
         cast=cast,
@@ -290,6 +326,10 @@ def record(
             row = _locked(game.pk)
             if not row.started:
                 return Outcome(False, "game_not_running", "La partie n'a pas commencé.")
+            try:
+                _check_command(action, by, args)
+            except RuleViolation as rv:
+                return Outcome(False, rv.code, rv.message)
             if deciding and request is not None and not _still_pending(request):
                 return Outcome(False, REQUEST_DECIDED, "Cette demande a déjà été traitée.")
             t = clocks.game_now(row)

@@ -73,8 +73,18 @@ def create(
 
     Raises:
         ValueError: the slug is taken.
+        RuleViolation: a pseudo, a game master's name or the title longer than the store
+            keeps (nothing is written).
     """
     g = eng.state
+    service.check_names([p.pseudo for p in g.players.values()])
+    service.check_names(g.game_masters, "Nom de MJ")
+    title = name or slug
+    limit = Game._meta.get_field("name").max_length or 120
+    if len(title) > limit:
+        raise RuleViolation(
+            "invalid_argument", f"Titre trop long ({len(title)} caractères, {limit} au plus)."
+        )
     with transaction.atomic():
         if Game.objects.filter(slug=slug).exists():
             raise ValueError(f"la partie « {slug} » existe déjà")
