@@ -17,12 +17,16 @@ SQLite, and PostgreSQL when ``DATABASE_URL`` is set (``.ci/run``).
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.db import close_old_connections, connection
+from django.test import Client
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,8 +38,8 @@ from ronde.engine.errors import RuleViolation
 from ronde.engine.events import CharacterFact
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.game import _draw_key
-from ronde.web.games import eventstore, service, transfer
-from ronde.web.games.models import Action, Generation
+from ronde.web.games import corrections, demo, eventstore, service, transfer
+from ronde.web.games.models import Action, Event, GameMaster, Generation
 from tests.web.conftest import CAST, GMS, RONDE, START, at, make_world
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +57,7 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Key]]:
     def execute(self: EngineGame, cmd: Command) -> list[Any]:
         when = cmd.at.astimezone(UTC)
         day = self.state.day(when)
-        seen = list(self._seen) if self._seen_day == day else []
+        seen = list(self._counted(self._seen)) if self._seen_day == day else []
         mine = Command(cmd.action, cmd.by, when, cmd.args)
         key = _draw_key(seen, (mine, []), day)
         out = original(self, cmd)  # (refused: nothing noted)
@@ -411,3 +415,105 @@ def test_positions_are_found_in_the_current_log_after_corrections_in_any_order(
     assert eventstore.rows_between(game, 0, len(whole)) == whole
     for lo, hi in ((0, 3), (2, len(whole) - 1), (len(whole) // 2, len(whole))):
         assert eventstore.rows_between(game, lo, hi) == whole[lo:hi]
+
+
+# -- a correction on the last day of a 50,000-event game while six writers arrive ----------
+def _big_game(slug: str) -> Any:
+    """The bots' game to J5 09:00, then game masters' awards fill J5 up to ~50,000
+    events (the shape of the issue's games), stored with four game masters."""
+    played = demo.play_until(at("J5 09:00"), start=START, seed=3)
+    g = played.game
+    seats = list(g.state.players)
+    t0 = at("J5 09:00")
+    k = 0
+    while len(g.log) < 50_000:
+        who = g.state.pseudo(seats[k % len(seats)])
+        g.act("award", "Mj", t0 + timedelta(milliseconds=250 * k), player=who, points=1, reason="b")
+        k += 1
+    played.until = g.state.clock
+    return demo.store(played, slug=slug, name="Grande", gm_password="mj-secret-1")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_six_writers_behind_a_correction_of_a_50000_event_game_wait_and_succeed(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A correction on the last day (an award inserted in J5's last hour) holds the
+    game's lock while six game masters post an award each through the console: every
+    writer waits for the lock and is recorded (HTTP 302, never a 500 nor the busy page),
+    after the correction; the correction executes again only the actions after its
+    instant. (Its speed against the day's is measured by ``make bench``.)"""
+    service.clear_cache()
+    game = _big_game("grande")
+    last = service.load(game).state.clock
+    assert last is not None and game.last_seq >= 50_000
+    service.set_clock(last + timedelta(minutes=20))
+    insert_at = (last - timedelta(minutes=30)).replace(second=0, microsecond=0)
+    after = Action.objects.filter(game=game, at__gte=insert_at).count()
+    started = threading.Event()
+    rebuild = corrections.rebuild
+
+    def announced(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        return rebuild(*args, **kwargs)
+
+    monkeypatch.setattr(corrections, "rebuild", announced)
+    executed: list[datetime] = []
+    execute = EngineGame.execute
+
+    def counted(self: EngineGame, cmd: Command) -> list[Any]:
+        executed.append(cmd.at.astimezone(UTC))
+        return execute(self, cmd)
+
+    monkeypatch.setattr(EngineGame, "execute", counted)
+    gms = list(GameMaster.objects.filter(game=game).select_related("user").order_by("pk"))
+    clients = []
+    for i in range(6):
+        c = Client()
+        c.force_login(gms[i % len(gms)].user)
+        clients.append(c)
+    url = reverse("gm_action", args=[game.slug, "award"])
+    statuses: list[int] = []
+    errors: list[BaseException] = []
+    outcome: list[Any] = []
+
+    def correct() -> None:
+        try:
+            args = {"player": "Joueur01", "points": 7, "reason": "oubli"}
+            outcome.append(service.record(game, None, "award", "Mj", args, at=insert_at))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            started.set()
+            connection.close()
+
+    def write(i: int) -> None:
+        try:
+            started.wait(timeout=120)
+            form = {"player": "Joueur02", "points": "1", "reason": f"écriture {i}"}
+            statuses.append(clients[i].post(url, form).status_code)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=correct)]
+    threads += [threading.Thread(target=write, args=(i,)) for i in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=600)
+    close_old_connections()
+    assert not errors, errors
+    assert statuses == [302] * 6
+    assert outcome and outcome[0].ok, outcome
+    assert outcome[0].preview is not None and not outcome[0].preview.destructive
+    game.refresh_from_db()
+    writes = Action.objects.filter(game=game, args__reason__startswith="écriture")
+    assert writes.count() == 6
+    # the correction executed again only the actions from its instant on (and its own),
+    # then each writer its own
+    assert all(t >= insert_at.astimezone(UTC) for t in executed)
+    assert len(executed) == after + 1 + 6
+    seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))

@@ -337,6 +337,9 @@ class Game:
         # identical command on a later day is another key anyway
         self._seen_day: int | None = None
         self._seen: list[tuple[Command, list[str]]] = []
+        # the commands of that day recorded before those seen here, read only when a
+        # command of that day draws (a replayed game: see ``count_earlier``)
+        self._earlier: Callable[[], Iterable[Command]] | None = None
 
     # -- creation and replay ----------------------------------------------------------
     @classmethod
@@ -417,8 +420,24 @@ class Game:
         at = cmd.at if cmd.at.tzinfo is UTC else cmd.at.astimezone(UTC)
         day = self.state.day(at)
         if self._seen_day != day:
-            self._seen_day, self._seen = day, []
+            self._seen_day, self._seen, self._earlier = day, [], None
         self._seen.append((Command(cmd.action, cmd.by, at, cmd.args), []))
+
+    def count_earlier(self, day: int, load: Callable[[], Iterable[Command]]) -> None:
+        """The accepted commands of counting day ``day`` whose events this game already
+        applied, counted as :meth:`count_command` counts each (they come before the
+        commands counted after this call), but read (``load()``) only if a command of
+        that day draws: most never do, and a long day has thousands of commands."""
+        self._seen_day, self._seen, self._earlier = day, [], load
+
+    def _counted(self, seen: list[tuple[Command, list[str]]]) -> list[tuple[Command, list[str]]]:
+        """``seen``, the commands of the day counted so far, with the earlier ones read
+        first if they are still to be read (``count_earlier``)."""
+        load = self._earlier
+        if load is not None and seen is self._seen:
+            self._earlier = None
+            seen[:0] = [(Command(c.action, c.by, c.at.astimezone(UTC), c.args), []) for c in load()]
+        return seen
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:
@@ -612,11 +631,11 @@ class Game:
                 raise RuleViolation("invalid_argument", f"Nom d'argument illisible : {name!r}.")
         day = g.day(cmd.at)
         if self._seen_day != day:
-            self._seen_day, self._seen = day, []
+            self._seen_day, self._seen, self._earlier = day, [], None
         seen = self._seen
         mine: tuple[Command, list[str]] = (cmd, [])
         # (the key of its draws, made only if it draws: most commands draw nothing)
-        ctx = Context(g, cmd.at, self._emit, lambda: _draw_key(seen, mine, day))
+        ctx = Context(g, cmd.at, self._emit, lambda: _draw_key(self._counted(seen), mine, day))
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         seat = g.seat_of(cmd.by)

@@ -176,20 +176,27 @@ def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
     """The game after the first ``kept`` events of the current log: those events
     replayed (nothing decided or drawn again), with the commands of the last counting
     day counted as they were recorded (they key the draws of identical ones after them,
-    ``Game.count_command``)."""
+    ``Game.count_earlier``; read from the store only if one of that day draws)."""
     g = base.state
     log = base.log
+    eng = replay(log[:kept])
+    if kept <= 1:
+        return eng
+    day = g.day(log[kept - 1].at)
+    day_start = g.day_start(day)
     first = kept
-    if kept > 1:
-        day_start = g.day_start(g.day(log[kept - 1].at))
-        while first > 1 and log[first - 1].at >= day_start:
-            first -= 1
-    actions: list[int | None] = [None] * first
-    actions += [a for _seq, a in eventstore.rows_between(row, first, kept)]
-    if len(actions) != kept:  # (not the stored log's shape: read it whole)
-        actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][:kept]
-    ids = eventstore.day_actions(base, actions, kept)
-    return replay(log[:kept], eventstore.commands_of(row, ids))
+    while first > 1 and log[first - 1].at >= day_start:
+        first -= 1
+
+    def ids() -> list[int]:
+        """The actions of the events ``first`` to ``kept`` (that day's), in order."""
+        actions = [a for _seq, a in eventstore.rows_between(row, first, kept)]
+        if len(actions) != kept - first:  # (not the stored log's shape: read it whole)
+            actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][first:kept]
+        return list(dict.fromkeys(a for a in actions if a is not None))
+
+    eventstore.count_day(row.pk, eng, day, ids)
+    return eng
 
 
 def rebuild(

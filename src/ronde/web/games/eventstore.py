@@ -16,10 +16,11 @@ the writer copies or replays it.
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import orjson
@@ -57,6 +58,33 @@ def args_json(args: Any) -> dict[str, Any]:
     """Command arguments as stored (JSON types only)."""
     data: dict[str, Any] = orjson.loads(orjson.dumps(dict(args)))
     return data
+
+
+#: the largest whole number stored exactly by every reader of the JSON (2**53 - 1)
+MAX_EXACT_INT = 2**53 - 1
+
+
+def inexact(value: Any) -> str | None:
+    """Why ``value`` would not be stored and read back exactly as JSON (French: what it
+    is), or ``None``: strings, booleans, ``null``, finite numbers (whole ones up to
+    2**53), lists of them and maps with string keys are."""
+    if value is None or isinstance(value, bool | str):
+        return None
+    if isinstance(value, int):
+        return None if abs(value) <= MAX_EXACT_INT else "un nombre entier trop grand"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "un nombre infini ou indéfini"
+    if isinstance(value, list | tuple):
+        return next((p for v in value if (p := inexact(v)) is not None), None)
+    if isinstance(value, dict):
+        if any(not isinstance(k, str) for k in value):
+            return "un dictionnaire dont une clé n'est pas du texte"
+        return next((p for v in value.values() if (p := inexact(v)) is not None), None)
+    if isinstance(value, datetime | date):
+        return "une date (écrivez-la entre guillemets)"
+    if isinstance(value, bytes | bytearray):
+        return "des données binaires"
+    return f"une valeur de type {type(value).__name__}"
 
 
 def canonical(e: EngineEvent) -> bytes:
@@ -159,21 +187,26 @@ def rows_between(game: Game, lo: int, hi: int) -> list[tuple[int, int | None]]:
     return out
 
 
-def commands_of(game: Game, ids: list[int]) -> list[Command]:
-    """The commands of the recorded actions ``ids``, in that order."""
+def commands_of(game_id: int, ids: list[int]) -> list[Command]:
+    """The commands of the recorded actions ``ids`` of a game, in that order (read by
+    a range of row ids: a day may hold more actions than a query may name)."""
+    if not ids:
+        return []
+    wanted = set(ids)
     found = {
         pk: Command(action, by, at, dict(args))
-        for pk, action, by, at, args in Action.objects.filter(game=game, pk__in=ids).values_list(
-            "pk", "action", "by", "at", "args"
-        )
+        for pk, action, by, at, args in Action.objects.filter(
+            game_id=game_id, pk__gte=min(ids), pk__lte=max(ids)
+        ).values_list("pk", "action", "by", "at", "args")
+        if pk in wanted
     }
     return [found[i] for i in ids if i in found]
 
 
-def day_actions(eng: EngineGame, actions: Sequence[int | None], end: int) -> list[int]:
+def day_actions(eng: EngineGame, actions: Sequence[int | None], end: int) -> tuple[int, list[int]]:
     """The recorded actions whose events are in ``eng.log`` before position ``end`` on
-    the counting day of the last of them, in the order they were recorded (what keys
-    the draws of an identical command after them: ``Game.count_command``).
+    the counting day of the last of them, in the order they were recorded, and that day
+    (what keys the draws of an identical command after them: ``Game.count_earlier``).
     ``actions[i]`` is the action of event ``i`` (``None``: the creation or a timer)."""
     g = eng.state
     log = eng.log
@@ -193,7 +226,13 @@ def day_actions(eng: EngineGame, actions: Sequence[int | None], end: int) -> lis
             seen.add(aid)
         i -= 1
     out.reverse()
-    return out
+    return (day or 0), out
+
+
+def count_day(game_id: int, eng: EngineGame, day: int, ids: Callable[[], list[int]]) -> None:
+    """Count, in ``eng``, the recorded actions ``ids()`` of counting day ``day`` (read
+    from the store only if a command of that day draws)."""
+    eng.count_earlier(day, lambda: commands_of(game_id, ids()))
 
 
 def replay(events: Iterable[EngineEvent], commands: Iterable[Command] = ()) -> EngineGame:
@@ -302,7 +341,7 @@ def _catch_up(game: Game, h: Held) -> bool:
         eng.log.append(e)
         if aid is not None and aid not in ids and aid != rows[0][2]:
             ids.append(aid)
-    for cmd in commands_of(game, ids) if ids else ():
+    for cmd in commands_of(game.pk, ids):
         eng.count_command(cmd)  # (recorded by another worker: they key later draws)
     h.pk, h.seq = rows[-1][0], rows[-1][1]
     h.version = game.version
@@ -328,8 +367,9 @@ def load(game: Game, *, fresh: bool = False) -> EngineGame:
     rows = _log_data(game, game.generation)
     eng = replay(from_json(d) for _pk, _seq, _a, d in rows)
     actions = [a for _pk, _seq, a, _d in rows]
-    for cmd in commands_of(game, day_actions(eng, actions, len(rows))):
-        eng.count_command(cmd)  # (the last day's: they key the draws of identical ones)
+    day, ids = day_actions(eng, actions, len(rows))
+    if ids:  # (the last day's: they key the draws of identical ones)
+        count_day(game.pk, eng, day, lambda: ids)
     pk, seq, _a, _d = rows[-1]
     _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch)
     return eng

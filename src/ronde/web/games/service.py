@@ -38,7 +38,7 @@ from ronde.engine.events import Event as EngineEvent
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
 
-from . import clocks, corrections, eventstore
+from . import busy, clocks, corrections, eventstore
 from .clocks import frozen_clock, now, set_clock
 from .corrections import Diff, Outcome, Planned
 from .eventstore import (
@@ -113,6 +113,13 @@ def _check_command(action: str, by: str, args: Mapping[str, Any]) -> None:
     if len(action) > ACTION_MAX:
         raise RuleViolation("invalid_argument", f"Action inconnue : {action[:ACTION_MAX]}….")
     check_names([by], "Nom")
+    for key, value in args.items():
+        problem = eventstore.inexact(value)
+        if problem is not None:
+            raise RuleViolation(
+                "invalid_argument",
+                f"Valeur de « {key} » impossible à enregistrer telle quelle : {problem}.",
+            )
     if action == "replace_player" and isinstance(args.get("new"), str):
         check_names([args["new"].strip()], "Pseudo du remplaçant")
 
@@ -213,6 +220,7 @@ def _timer_limit(game: Game, eng: EngineGame) -> datetime:
 
 # -- writing -----------------------------------------------------------------------------
 def _locked(game_id: int) -> Game:
+    busy.limit_lock_wait()  # (PostgreSQL; SQLite waits as its connection says)
     return Game.objects.select_for_update().get(pk=game_id)
 
 
