@@ -369,8 +369,12 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
             break
     if bad is None and not ended:
         bad = (len(lines) + 1, "fichier tronqué (pas de ligne de fin)")
-    if bad is None and not signed:
-        bad = _rederived(out)
+    if not signed and len(out.events) > 1:
+        # (an export without fingerprints: the first event its actions do not give is
+        # named, if it comes before what the reading found)
+        derived = _rederived(out, complete=bad is None)
+        if derived is not None and (bad is None or derived[0] < bad[0]):
+            bad = derived
     if bad is None:
         return out
     if not drop_incomplete:
@@ -400,6 +404,7 @@ def _rederived(parsed: Parsed, *, complete: bool = True) -> tuple[int, str] | No
         a = parsed.actions[aid].data
         cmd = Command(str(a["action"]), str(a["by"]), datetime.fromisoformat(a["at"]), a["args"])
         try:
+            derived += eng.advance(cmd.at)  # (the timers before it)
             derived += eng.execute(cmd)
         except RuleViolation as rv:
             first = next(i for i, (_e, x) in enumerate(events) if x == aid)

@@ -30,7 +30,7 @@ class Command(BaseCommand):
             try:
                 fired = service.tick(game)
             except Exception as exc:  # (one game's problem never stops the others)
-                log.exception("ronde tick : la partie %s a échoué", game.slug)
+                log.debug("ronde tick : la partie %s a échoué", game.slug, exc_info=True)
                 problem = busy.MESSAGE if busy.is_busy(exc) else f"{type(exc).__name__} : {exc}"
                 self.stderr.write(f"{game.slug} : échec, rien d'enregistré ({problem})")
                 failed.append(game.slug)
