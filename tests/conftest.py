@@ -14,6 +14,23 @@ from ronde.catalog import default_catalog
 from ronde.engine.clock import parse_time
 from ronde.engine.game import Game
 
+# The suite passes on any date: CI runs it again a year ahead under libfaketime
+# (``faketime --exclude-monotonic -f +400d``, .ci/run). Debian's libfaketime 0.9.10 then
+# breaks Python 3.11's ``time.sleep`` (clock_nanosleep on the monotonic clock with an
+# absolute deadline: EINVAL, wolfcw/libfaketime#426): sleep on a timed wait instead,
+# which the real monotonic clock serves.
+if "faketime" in os.environ.get("LD_PRELOAD", ""):
+    import threading
+    import time
+
+    _nap = threading.Event()
+
+    def _sleep(seconds: float) -> None:
+        if seconds > 0:
+            _nap.wait(seconds)
+
+    time.sleep = _sleep
+
 # every test that reaches Django (the web, the command line's store, the forum's --apply)
 # uses a throwaway data folder, never the user's: set before any of them imports settings
 os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))

@@ -8,6 +8,7 @@ rebuilds the same state from a log without deciding anything again.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -312,6 +313,25 @@ def canonical_args(args: Mapping[str, Any]) -> str:
     return json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)
 
 
+#: the lists of the state ``evolve`` only appends to (their items never change): shared
+#: item by item by a fork (``Game.fork``)
+_APPEND_ONLY = ("messages", "unmask_order", "investigations", "constraint_failures", "items_log")
+
+
+def _fork_state(g: GameState) -> GameState:
+    """A deep copy of ``g`` but for its registry and catalog (shared), its memos
+    (emptied: recomputed when read) and its append-only lists (copied shallowly)."""
+    memo: dict[int, Any] = {id(g.catalog): g.catalog, id(g.characters): g.characters}
+    memo[id(g.memo_cache)] = {}
+    for name in _APPEND_ONLY:
+        items = getattr(g, name)
+        memo[id(items)] = list(items)
+    for p in g.players.values():
+        memo[id(p.lines)] = list(p.lines)
+    forked: GameState = copy.deepcopy(g, memo)
+    return forked
+
+
 class Game:
     """One game: its state and its event log (in memory).
 
@@ -412,6 +432,24 @@ class Game:
         for cmd in commands:
             game.count_command(cmd)
         return game
+
+    def fork(self) -> Game:
+        """A private copy of this game to run forward without touching it (what the next
+        timers would record: the game masters' forecast of the next midnight): its state
+        copied, its events (immutable) shared. The long lists ``evolve`` only ever
+        appends to, whose items it never changes (the messages, each player's score
+        lines, the logs of items, investigations, failures and unmaskings), are copied
+        shallowly: a fork costs about the same whatever the log's length."""
+        other = Game.__new__(Game)
+        other.catalog = self.catalog
+        other.characters = self.characters
+        other.state = _fork_state(self.state)
+        other.log = list(self.log)
+        other._actions = None
+        other._seen_day = self._seen_day
+        other._seen = [(c, list(keys)) for c, keys in self._seen]
+        other._earlier = self._earlier
+        return other
 
     def count_command(self, cmd: Command) -> None:
         """Count ``cmd``, accepted and whose events this game already applied (a replay,

@@ -156,9 +156,10 @@ def new_engine(
 
 
 def replayed(eng: EngineGame) -> EngineGame:
-    """A private copy of ``eng`` replayed from the same immutable events (nothing is
-    stored; e.g. to forecast what the next timers would record)."""
-    return EngineGame.replay(eng.log, default_catalog())
+    """A private copy of ``eng`` (nothing is stored; e.g. to forecast what the next
+    timers would record): forked, not replayed, so that it costs about the same
+    whatever the log's length (``Game.fork``)."""
+    return eng.fork()
 
 
 def next_timer(eng: EngineGame) -> datetime | None:
@@ -207,7 +208,7 @@ def preview(game: Game, at: datetime) -> EngineGame:
         raise RuleViolation(
             "invalid_argument", "L'aperçu montre l'avenir : choisissez une heure après maintenant."
         )
-    copy = eventstore.replay(eng.log)
+    copy = replayed(eng)
     copy.advance(at)
     return copy
 
