@@ -31,6 +31,25 @@ if "faketime" in os.environ.get("LD_PRELOAD", ""):
 
     time.sleep = _sleep
 
+    # the browser (Playwright's driver and Chromium) keeps the real clock: it only shows
+    # what the server (this process, a year ahead) sends, and Chromium's own timers
+    # stall under libfaketime
+    try:
+        from playwright._impl import transport as _playwright_transport
+    except ImportError:  # pragma: no cover - Playwright is a dev dependency
+        pass
+    else:
+        _driver_env = _playwright_transport.get_driver_env
+
+        def _real_clock_env() -> dict[str, str]:
+            env: dict[str, str] = _driver_env()
+            for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
+                env.pop(key, None)
+            env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
+            return env
+
+        _playwright_transport.get_driver_env = _real_clock_env
+
 # every test that reaches Django (the web, the command line's store, the forum's --apply)
 # uses a throwaway data folder, never the user's: set before any of them imports settings
 os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))

@@ -321,7 +321,9 @@ def record(
     lock (two game masters accepting it at once record it once).
 
     An instant before the last recorded event rebuilds the game with the action
-    inserted: purely additive, it is written at once; if it changes what was
+    inserted, from that instant (an instant in the same minute as the last event is
+    not earlier: the forum's minute typed for it is recorded just after it): purely
+    additive, it is written at once; if it changes what was
     already recorded, the :class:`Outcome` carries the ``preview`` and a ``token``
     to pass back as ``confirm``. ``seen`` is the last ``seq`` the user saw. A
     refusal writes nothing.
