@@ -74,6 +74,10 @@ class Roster:
     def is_game_master(self, name: str) -> bool:
         return fold_pseudo(name) in self._gm
 
+    def game_master(self, name: str) -> str | None:
+        """The game master called ``name`` (as the game spells it), or None."""
+        return self._gm.get(fold_pseudo(name))
+
     def match(self, written: str) -> NameMatch | None:
         """The player named ``written``: exact, or the nearest as a suggestion."""
         text = written.strip().lstrip("@").strip(" ,.;:!?«»\"'")
