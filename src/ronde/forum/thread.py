@@ -329,7 +329,8 @@ def infer_today(text: str, start: date | None) -> tuple[date | None, Diagnostic 
         return None, Diagnostic(
             "warning",
             "date de la copie inconnue (pas de « Jour N » en tête de page) : les messages "
-            "« Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la copie",
+            "« Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la copie "
+            "(--today AAAA-MM-JJ)",
         )
     today = start + timedelta(days=day - 1)
     latest = None
@@ -343,7 +344,7 @@ def infer_today(text: str, start: date | None) -> tuple[date | None, Diagnostic 
         return None, Diagnostic(
             "warning",
             f"l'en-tête dit « Jour {day} » ({today:%d/%m/%Y}) mais la page a un message daté "
-            f"du {latest:%d/%m/%Y} : date de la copie inconnue, indiquez-la",
+            f"du {latest:%d/%m/%Y} : date de la copie inconnue, indiquez-la (--today AAAA-MM-JJ)",
         )
     return today, Diagnostic(
         "info", f"date de la copie déduite de l'en-tête « Jour {day} » : {today:%d/%m/%Y}"
@@ -396,7 +397,8 @@ def read_thread(
                 Diagnostic(
                     "warning",
                     f"message sans heure (date illisible, ou relative sans date de la copie) : "
-                    f"« {p.time_text} »",
+                    f"« {p.time_text} » ; aucune action n'en est sûre : indiquez la date de la "
+                    "copie (--today AAAA-MM-JJ)",
                     p.line,
                     p.index,
                 )
