@@ -590,3 +590,62 @@ def test_the_measured_figures() -> None:
         assert f["plaintes refusées non comptées"] == "3/3", form
         assert f["verdicts lus comme l'annonce"] == "2/2", form
         assert f["Répétitions bien lues"] == "9/9", form
+
+
+# -- the command line records through record_or_refuse ------------------------------------------
+def test_cli_apply_records_the_verdict_post_as_the_announcement(db: Any) -> None:
+    """The Sheriff's trial as copied: opening, four complaints, then the MJs' verdict post
+    recorded as the announcement at its time; Brindille's complaint after it is refused
+    and, confirmed, recorded as a post of the trial, never as a complaint."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from ronde.cli import app
+    from ronde.web.games import service, transfer
+    from ronde.web.games.models import Action
+
+    runner = CliRunner()
+    service.clear_cache()
+    game = transfer.create("fr", _fr_game(), clock="manual")
+    copy = str(fr.files(fr.SHERIFF, "txt")[0])
+    res = runner.invoke(app, ["forum", "parse", "--game", "fr", copy, "--apply"])
+    assert res.exit_code == 0, res.output
+    assert "# refusée (trial_closed) : Ce Procès est terminé." in res.output
+    trial = view(service.current(game).state, "game_master")["trials"][0]
+    authors = [c["author"] for c in trial["complaints"]]
+    assert authors == ["Melusine_42", "Anouk77", "Gribouille_37", "Petitpois"]
+    assert trial["status"] == "just" and trial["announced"]
+    announce = Action.objects.get(game=game, action="announce")
+    assert (announce.by, announce.at) == ("Mj_Rose", paris("2025-11-07T18:05"))
+    # the steps are numbered anew at each reading (the opening is recorded now)
+    res = runner.invoke(app, ["forum", "parse", "--game", "fr", copy])
+    (n,) = re.findall(r"# \[(\d+)\] message 10 :", res.output)
+    res = runner.invoke(app, ["forum", "parse", "--game", "fr", copy, "--apply", "--confirm", n])
+    assert res.exit_code == 0, res.output
+    assert "Plainte refusée (trial_closed) : Brindille" in res.output
+    assert "Déjà enregistré : announce de Mj_Rose" in res.output
+    assert Action.objects.filter(game=game, action="post", by="Brindille").count() == 1
+    assert not Action.objects.filter(game=game, action="complain", by="Brindille").exists()
+
+
+def test_cli_says_how_to_give_the_copys_date(tmp_path: Any) -> None:
+    """A saved page has no « Jour N » the reader can date « Aujourd'hui » by: its steps
+    are commented out and say to give --today."""
+    from typer.testing import CliRunner
+
+    from ronde import store
+    from ronde.cli import app
+
+    path = tmp_path / "partie.jsonl"
+    store.write_events(path, new_game().log)
+    page = tmp_path / "page.html"
+    page.write_text(
+        page_html(thread(T("Tartine", "Aujourd'hui à 09:52", f"Moi, Tartine, {F}")), 1, 1),
+        encoding="utf-8",
+    )
+    res = CliRunner().invoke(app, ["forum", "parse", "--game", str(path), str(page)])
+    assert res.exit_code == 0, res.output
+    assert "doute : heure inconnue (« Aujourd'hui à 09:52 » sans la date de la copie)" in res.output
+    assert "--today AAAA-MM-JJ" in res.output
+    assert "  #? - {by: Tartine, do: complain, trial: 1}" in res.output
