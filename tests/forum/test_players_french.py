@@ -77,6 +77,8 @@ def test_a_label_is_the_authors_pseudo_or_a_prefix_of_it() -> None:
     assert not is_label("Accusé : ZorroDu13", "KaktusJoe")
     assert not is_label("Grodoudou", "Tartine")  # another player: a quote's author, not a label
     assert not is_label("Gribouille entre en scène", "Gribouille_37")
+    assert is_label("Mélusine", "Melusine_42")  # accents aside
+    assert is_label("Bidule le chevalier", "Bidule")
 
 
 @pytest.mark.parametrize("form", FORMS)
@@ -294,6 +296,11 @@ def test_a_verdict_before_four_complaints_is_a_doubt(form: str) -> None:
 
 def test_what_a_game_masters_post_states() -> None:
     assert stated_verdict("[b]⚖ Procès n°3 : JUSTE[/b]") == "just"
+    assert stated_verdict("Verdict : juste.") == "just"
+    assert stated_verdict("Rappel : ce procès se termine dans juste 2 heures.") is None
+    assert (
+        stated_verdict("Le procès de Bob : INJUSTE. L'accusation était juste fausse.") == "unjust"
+    )
     assert stated_verdict("Verdict : l'accusation était fausse, le Procès est INJUSTE.") == "unjust"
     assert stated_verdict("Le procès est juste : Bidule est démasqué !") == "just"
     assert stated_verdict("Juste pour rappel : les plaintes se posent ici.") is None
@@ -564,6 +571,20 @@ def test_the_dolls_trial_and_its_unjust_verdict(form: str) -> None:
 
 
 @pytest.mark.parametrize("form", MEASURED)
+def test_shortened_pseudos_mentions_and_a_character_in_other_words(form: str) -> None:
+    """« Moi, Anouk » for Anouk77, « contre Luna » for LunaTic, « @LunaTic », « son rôle
+    du clown triste » (for the MJs), the verdict in the thread, a complaint after it."""
+    r = _fr(fr.MOON, form)
+    assert r.trial is not None and (r.trial.accused, r.trial.supposed) == (["LunaTic"], "pierrot")
+    assert [p.by for p in r.complaints if p.sure] == ["Anouk77", "Tartine", "Loulou", "Melusine_42"]
+    brindille = by_author(r)["Brindille"]
+    assert not brindille.sure
+    assert "Personnage inconnu : « clown triste » (à confirmer)" in brindille.doubts
+    assert by_author(r, "announce")["Mj_Rose"].sure
+    assert by_author(r)["Sirius"].refusal is not None
+
+
+@pytest.mark.parametrize("form", MEASURED)
 def test_the_trial_opened_in_the_tavern(form: str) -> None:
     r = _fr(fr.TAVERN, form)
     assert any("n'est pas un sujet de Procès" in d.message for d in r.diagnostics)
@@ -583,13 +604,16 @@ def test_the_measured_figures() -> None:
     """Every form reads the French threads as an MJ does (the figures of the report)."""
     for form, counts in measure().items():
         f = figures(counts)
-        assert f["plaintes sûres, précision"] == "11/11", form
-        assert f["plaintes sûres, rappel"] == "11/11", form
-        assert f["plaintes, rappel"] == "11/11", form
-        assert f["doutes jamais sûrs"] == "2/2", form
-        assert f["plaintes refusées non comptées"] == "3/3", form
-        assert f["verdicts lus comme l'annonce"] == "2/2", form
-        assert f["Répétitions bien lues"] == "9/9", form
+        assert f["messages lus"] == "70/70", form
+        assert f["plaintes sûres, précision"] == "15/15", form
+        assert f["plaintes sûres, rappel"] == "15/15", form
+        assert f["plaintes, précision"] == "15/16", form  # Tartine's future, rightly doubtful
+        assert f["plaintes, rappel"] == "15/15", form
+        assert f["doutes jamais sûrs"] == "3/3", form
+        assert f["plaintes refusées non comptées"] == "4/4", form
+        assert f["verdicts lus comme l'annonce"] == "3/3", form
+        assert f["ouvertures lues"] == "5/5", form
+        assert f["Répétitions bien lues"] == "18/18", form
 
 
 # -- the command line records through record_or_refuse ------------------------------------------

@@ -198,12 +198,12 @@ _NOT_NOW = (
 _IF = re.compile(
     r"(?:^|[,;:(.!?]\s*|\b(?:et|mais|donc|alors|ou|sinon)\s+)(?P<even>meme\s+)?"
     r"(?P<kind>si\b|s'ils?\b|au cas ou\b|dans le cas ou\b|a condition qu|a moins qu"
-    r"|sauf si\b|sauf s'ils?\b|pour peu qu|des que\b|quand\b(?!\s+meme)|lorsqu)"
+    r"|sauf si\b|sauf s'ils?\b|pour peu qu)"
 )
 #: a condition on speaking, not on the complaint (« si vous voulez mon avis : … »,
 #: « s'il manque une voix », « si ça peut aider »): the complaint stands (R5.1)
 _RELEVANCE = re.compile(
-    r"^(?:si|s'il|s'ils)\s+(?:"
+    r"^(?:si|s'il|s'ils)\s+(?:jamais\s+)?(?:"
     r"(?:vous|tu|on)\s+(?:\w+\s+)?(?:voul|veu|souhait|desir|demand|ten|interess|permet|"
     r"me\s+demand|me\s+permet|doute|dout|hesit|cherch|compt|attend|en\s+dout)"
     r"|(?:ca|cela|c'|ce)\s*(?:\w+\s+)?(?:peu|pouv|aide|sert|serv|interess|compte|change|"
@@ -266,8 +266,6 @@ def _condition(folded: str, start: int, end: int) -> tuple[int, int] | None:
         if kind.startswith(("au cas", "dans le cas")):
             continue  # a precaution: filed all the same
         if kind.startswith(("si", "s'il")) and _RELEVANCE.match(clause):
-            continue
-        if start > 0 and kind in ("quand", "des que", "lorsqu"):
             continue
         first = start + m.start("kind")
         return first, first + min(len(clause), 80)
@@ -497,6 +495,8 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     d = hit.doubt("auteur")
     if d:
         doubts.append(d)
+    elif hit.prefix:  # an author is his pseudo exactly: a shortened one is someone else?
+        doubts.append(f"auteur « {post.author} » lu comme « {hit.value} » (à confirmer)")
     if not post.proven:
         doubts.append(unproven_doubt(game.unproven or "copie non vérifiée"))
     return hit.value
@@ -1023,6 +1023,8 @@ def _trial_proposals(
                 d = f.character.doubt("Personnage")
                 if d:
                     doubts.append(d)
+            elif f.character_written:
+                doubts.append(f"Personnage inconnu : « {f.character_written} » (à confirmer)")
             else:
                 doubts.append("Personnage non nommé dans la plainte")
             if f.bracketed:
@@ -1033,7 +1035,7 @@ def _trial_proposals(
                 doubts.append(f"se nomme « {f.speaker_written} » : le modèle recopié tel quel ?")
             if f.speaker is None:
                 doubts.append("le plaignant ne se nomme pas (« Moi, pseudo, … »)")
-            elif not f.speaker.exact:
+            elif not (f.speaker.exact or f.speaker.prefix):
                 doubts.append(f"se nomme « {f.speaker_written} » (à confirmer)")
             if any(fold_text(q) in fold_text(f.sentence) for q in post.maybe_quoted):
                 doubts.append("citation possible : la ligne précédente est un pseudo")
@@ -1168,33 +1170,55 @@ def _edit_crossing(post: Post, deadline: datetime | None, start: date | None) ->
 _TRIAL_NUMBER = re.compile(
     r"\bn\s*[°ºo]\s*(\d{1,3})\b|\bproces\s+(?:numero\s+|no\s+|#\s*)?(\d{1,3})\b|#\s*(\d{1,3})\b"
 )
-_UNJUST = re.compile(
-    r"\binjuste\b|\baccusation\s+(?:\w+\s+){0,2}?(?:fausse|infondee|erronee)\b|\binnocente?\b"
-)
-_JUST = re.compile(
-    r"\b(?:proces|verdict|accusation|jugement|sentence)\b[^.!?\n]{0,60}?(?<![\w])juste\b"
-    r"|^\W*juste\W*$"
-    r"|\b(?:incarnai(?:en)?t|etai(?:en)?t|est|sont)\s+bien\b"
-    r"|\b(?:est|sont)\s+demasquee?s?\b"
-    r"|\baccusation\s+(?:\w+\s+){0,2}?(?:fondee|vraie|exacte)\b",
+#: a verdict as a game master states it: its word in capitals (« JUSTE », « INJUSTE »),
+#: or a clause that ends on it (« le procès est juste. », « Verdict : injuste »)
+_VERDICT_WORD = re.compile(r"\b(?P<in>IN)?JUSTE\b")
+_VERDICT_CLAUSE = re.compile(
+    r"\b(?:proces|verdict|accusation|jugement|sentence)\b[^.!?\n]{0,40}?"
+    r"(?:\best\b|\betait\b|:|=)\s*(?:donc\s+|bien\s+)?(?P<in>in)?juste\s*(?:[.!:;,)\n]|$)",
     re.MULTILINE,
+)
+_UNJUST_WORDS = re.compile(
+    r"\baccusation\s+(?:\w+\s+){0,2}?(?:fausse|infondee|erronee)\b"
+    r"|\bproces\s+(?:\w+\s+){0,2}?(?:perdu|rate|echoue)\b"
+)
+_JUST_WORDS = re.compile(
+    r"\b(?:incarnai(?:en)?t|etai(?:en)?t)\s+bien\b"
+    r"|\b(?:est|sont)\s+demasquee?s?\b"
+    r"|\baccusation\s+(?:\w+\s+){0,2}?(?:fondee|vraie|exacte)\b"
+    r"|\bproces\s+(?:\w+\s+){0,2}?(?:gagne|reussi)\b"
 )
 _NOT_A_VERDICT = re.compile(r"\bannule\b|\bfaute de\b|\bvice de procedure\b|\bsans objet\b")
 
 
 def stated_verdict(text: str) -> str | None:
     """The verdict a game master's post states: ``"just"``, ``"unjust"``, ``"both"``
-    (it says both), or None (not a verdict: a lapse, a cancellation, a reminder)."""
+    (it says both), or None (not a verdict: a lapse, a cancellation, a reminder, the
+    word « juste » in another sense: « il reste juste 2 heures »)."""
+    return _verdict(text)[0]
+
+
+def _verdict(text: str) -> tuple[str | None, bool]:
+    """(:func:`stated_verdict`, whether it is stated plainly: the word in capitals, or
+    « verdict » / « procès … est juste »)."""
     folded = fold_text(text).replace("’", "'")
-    unjust = bool(_UNJUST.search(folded))
-    just = bool(_JUST.search(folded)) or bool(re.search(r"\bJUSTE\b", text))
-    if not (just or unjust):
-        return None
-    if _NOT_A_VERDICT.search(folded) and not re.search(r"\bJUSTE\b|\bINJUSTE\b", text):
-        return None
-    if just and unjust:
-        return "both"
-    return "just" if just else "unjust"
+    found: set[str] = set()
+    plain = False
+    for m in _VERDICT_WORD.finditer(text):
+        found.add("unjust" if m.group("in") else "just")
+        plain = True
+    for m in _VERDICT_CLAUSE.finditer(folded):
+        found.add("unjust" if m.group("in") else "just")
+        plain = True
+    if _UNJUST_WORDS.search(folded):
+        found.add("unjust")
+    if _JUST_WORDS.search(folded):
+        found.add("just")
+    if not found or (_NOT_A_VERDICT.search(folded) and not plain):
+        return None, False
+    if len(found) > 1:
+        return "both", plain
+    return found.pop(), plain
 
 
 def _announcement(
@@ -1211,10 +1235,15 @@ def _announcement(
     recording, :func:`ronde.forum.apply.record_or_refuse`); a doubt otherwise. None:
     the post states no verdict."""
     text = post.own_text
-    stated = stated_verdict(text)
+    stated, plain = _verdict(text)
     if stated is None:
         return None
     doubts: list[str] = []
+    if not plain:
+        doubts.append(
+            "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE », ni « le procès est "
+            "juste ») : une annonce ? (à confirmer)"
+        )
     notes: list[str] = []
     gm = game.roster.game_master(post.author)
     if gm is None:
@@ -1319,8 +1348,6 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
             f"nomme {french_name(f.character.value)}, pas le Personnage de ce Procès "
             f"({french_name(ref.supposed or '')})"
         )
-    if f.character is None and f.character_written:
-        return f"Personnage inconnu : « {f.character_written} »"
     return None
 
 

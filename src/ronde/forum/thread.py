@@ -1060,11 +1060,11 @@ _NOT_LABEL = re.compile(
 
 def pseudo_prefix(written: str, author: str) -> bool:
     """Whether ``written`` is the pseudo ``author`` or a prefix of it that a player uses
-    as his name (« Gribouille » for Gribouille_37, « Anouk » for Anouk77): 3 letters at
-    least, ending where a word of the pseudo ends (a digit, ``_``, ``-``, a capital)
-    or 4 letters and more."""
-    word = fold_pseudo(written)
-    name = fold_pseudo(author)
+    as his name (« Gribouille » for Gribouille_37, « Anouk » for Anouk77, accents
+    aside: « Mélusine » for Melusine_42): 3 letters at least, ending where a word of
+    the pseudo ends (a digit, ``_``, ``-``, a capital) or 4 letters and more."""
+    word = fold_text(fold_pseudo(written))
+    name = fold_text(fold_pseudo(author))
     if not word or not name:
         return False
     if word == name:
