@@ -579,7 +579,7 @@ def test_shortened_pseudos_mentions_and_a_character_in_other_words(form: str) ->
     assert [p.by for p in r.complaints if p.sure] == ["Anouk77", "Tartine", "Loulou", "Melusine_42"]
     brindille = by_author(r)["Brindille"]
     assert not brindille.sure
-    assert "Personnage inconnu : « clown triste » (à confirmer)" in brindille.doubts
+    assert "Personnage inconnu : « le clown triste » (à confirmer)" in brindille.doubts
     assert by_author(r, "announce")["Mj_Rose"].sure
     assert by_author(r)["Sirius"].refusal is not None
 
