@@ -294,6 +294,19 @@ def test_a_verdict_before_four_complaints_is_a_doubt(form: str) -> None:
     assert "1 plainte(s) valide(s)" in announce.doubts[0]
 
 
+@pytest.mark.parametrize("form", FORMS)
+def test_a_verdict_in_other_words_is_a_doubt_and_refuses_nothing(form: str) -> None:
+    """« Bravo, le procès est gagné » is no plain verdict: the announcement is a doubt,
+    the complaint after it too (refused only if that post is the announcement)."""
+    spec = _verdict_thread("Bravo, le procès est gagné : Grodoudou était bien Woody.")
+    r = parse(FORMS[form](spec, 1, 1))
+    (announce,) = [p for p in r.proposals if p.action == "announce"]
+    assert not announce.sure and announce.expect == "just"
+    late = by_author(r)["Petitpois"]
+    assert late.refusal is None and not late.sure
+    assert any("semble annoncer le verdict (message 6)" in d for d in late.doubts)
+
+
 def test_what_a_game_masters_post_states() -> None:
     assert stated_verdict("[b]⚖ Procès n°3 : JUSTE[/b]") == "just"
     assert stated_verdict("Verdict : juste.") == "just"

@@ -382,7 +382,7 @@ def participation_command(
     ] = None,
     today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
 ) -> None:
-    """Jours de Répétitions (3 à 20 lignes, A69) et jours de présence sur le FV (A68)."""
+    """Jours de Répétitions (3 à 20 lignes écrites, A69) et jours de présence sur le FV (A68)."""
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .checks import participation
 
@@ -398,6 +398,8 @@ def participation_command(
         typer.echo(f"{name} : Répétitions {_days_fr(r)} ; FV {_days_fr(f)}")
     for line in part.refused:
         typer.echo(f"# hors limites : {line}")
+    for line in part.judge:
+        typer.echo(f"# à juger par les MJ : {line}")
 
 
 @forum_app.command("mime")

@@ -4,28 +4,47 @@ Stable API: ``parse_thread(text_or_html, game_view, *, today=None, trial=None,
 game_masters=()) -> ParseResult``. ``game_view`` is the game master's view
 (``ronde.engine.views.view(state, "game_master")``) or ``None``; nothing is
 recorded here: each :class:`Proposal` is an action (``open_trial``,
-``complain``, ``post``, ``rehearse``) with its source post, for a game master
-to confirm. A proposal with ``doubts`` must never be applied without a person
-saying yes.
+``complain``, ``post``, ``rehearse``, ``announce``) with its source post, for a
+game master to confirm. A proposal that is not :attr:`Proposal.sure` must never
+be applied without a person saying yes.
 
 The complaint formula of the rules (R5.1) is "Moi, *pseudo*, pose une plainte
 contre *pseudo* pour avoir trop cabotiné dans son rôle de *Personnage*". It is
 read tolerantly where players are (case, accents, typos of the keywords,
-articles and short names of Characters, extra words, line breaks) and strictly
-where the rules are:
+articles and short names of Characters, a pseudo shortened as players do,
+« Zorro » for ZorroDu13, extra words, line breaks) and strictly where the rules
+are:
 
 - quoted text never counts (only the author's own blocks are read);
 - a complaint naming another accused or another Character is not a complaint
-  in this trial (reported in ``ignored``);
-- a conditional ("je poserais", "si …") or a question is not a complaint;
+  in this trial (reported in ``ignored``); a Character in other words is a doubt;
+- only what bears on the complaint itself makes it no complaint: its verb in the
+  conditional (« je poserais »), a negation, a question, a real condition on it
+  (« si Grodoudou ne répond pas, moi, X, pose … »); a condition on speaking
+  (« si vous voulez mon avis : moi, X, pose … »), a precaution (« au cas où il
+  manquerait une voix : … ») or a concession (« même si … ») leaves a complaint;
+  a future (« je poserai ») or an intention is a doubt that says so;
 - first person: "Moi, X" must name the post's author; "je pose une plainte"
   without the pseudo is proposed with a doubt;
 - the accused does not complain in his own trial (A13), and a formula inside a
   spoiler is proposed with a doubt;
+- the MJs' verdict post is the announcement at its time (R4.8): an ``announce``,
+  sure when it states the verdict plainly, names the trial and the engine has
+  (or will have, once the complaints read before it are recorded) that verdict;
+  every complaint after it, or 24 hours or more after t0, is proposed refused
+  (:attr:`Proposal.refusal`, ``trial_closed``); an edit that crosses the trial's
+  deadline is a doubt naming both times;
 - a page other than the first never proposes the opening: its first post is a
-  reply like the others (a trial not recorded yet makes every step doubtful);
+  reply like the others (a trial not recorded yet makes every step doubtful); a
+  thread whose first post opens a trial in a topic that is not a trial topic is
+  read with a warning, every step a doubt (R4.2);
+- a step without a time is never sure (its doubt says how to give the copy's
+  date);
 - a browser copy that does not prove who wrote its posts (``Thread.unproven``: a
   post's text can imitate another player's post) makes every step doubtful.
+
+Rehearsals posts are counted in written lines (RULES.md A69,
+:func:`ronde.forum.checks.written_lines`).
 """
 
 from __future__ import annotations
@@ -984,7 +1003,9 @@ def _trial_proposals(
             1 for c in recorded.get("complaints", []) if c.get("anonymous") and not c.get("null")
         )
     )
+    # the MJs' verdict post (R4.8), and one that only seems to be one
     verdict: Proposal | None = None
+    weak: Proposal | None = None
     posted: set[tuple[str, str]] = set()
     for i, post in enumerate(posts):
         if opening and i == 0:
@@ -993,8 +1014,12 @@ def _trial_proposals(
         if game.roster.is_game_master(post.author) or game.roster.match(post.author) is None:
             found = _announcement(post, game, ref, recorded, len(counted) + anonymous, start)
             if found is not None:
+                found.doubts.extend(d for d in pending if d not in found.doubts)
                 proposals.append(found)
-                verdict = verdict or found
+                if verdict is None and _plain_verdict(found):
+                    verdict = found
+                elif verdict is None and weak is None:
+                    weak = found
             continue
         author = _author(post, game, author_doubts)
         if author is None:
@@ -1068,6 +1093,11 @@ def _trial_proposals(
                 # R4.8: after the MJs' verdict post (its announcement), or past the 24
                 # hours: refused, the post stays a post of the trial (R4.5)
                 doubts.append(f"refusée (trial_closed) : {refusal[1]}")
+            elif weak is not None:
+                doubts.append(
+                    f"postée après un message des MJ qui semble annoncer le verdict (message "
+                    f"{weak.post}) : si c'est l'annonce, elle est refusée (R4.8)"
+                )
             elif post.edited == "modérateur":
                 doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
             elif post.edited:
@@ -1128,6 +1158,15 @@ def _recorded_trial(game: _Game, ref: TrialRef) -> Mapping[str, Any] | None:
     if not ref.exists:
         return None
     return next((t for t in game.trials if int(t["number"]) == ref.number), None)
+
+
+#: the doubt of a verdict read in other words than the verdict's own (:func:`_verdict`)
+_WEAK_VERDICT = "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE »"
+
+
+def _plain_verdict(p: Proposal) -> bool:
+    """Whether an ``announce`` proposal comes from a post stating its verdict plainly."""
+    return not any(d.startswith(_WEAK_VERDICT) for d in p.doubts)
 
 
 def _closed(
@@ -1240,10 +1279,7 @@ def _announcement(
         return None
     doubts: list[str] = []
     if not plain:
-        doubts.append(
-            "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE », ni « le procès est "
-            "juste ») : une annonce ? (à confirmer)"
-        )
+        doubts.append(f"{_WEAK_VERDICT}, ni « le procès est juste ») : une annonce ? (à confirmer)")
     notes: list[str] = []
     gm = game.roster.game_master(post.author)
     if gm is None:
