@@ -184,7 +184,7 @@ def test_a_failed_send_is_retried_with_backoff_then_shown_to_the_gms(
     assert notify.send_due() == 0  # not due again before its delay
     assert {n.attempts for n in Notification.objects.filter(kind="message")} == {1}
     t = service.now()
-    for i in range(notify.MAX_ATTEMPTS - 1):
+    for _i in range(notify.MAX_ATTEMPTS - 1):
         t += timedelta(hours=2)
         service.set_clock(t)
         notify.send_due()
