@@ -305,3 +305,15 @@ def test_an_email_confirmation_link_is_bound_to_its_address(world: World) -> Non
     assert notify.confirmed(token) == (world.users["Ida"].pk, "ida@example.org")
     assert notify.confirmed(token[:-2] + "xx") is None
     assert notify.confirmed("pas-un-jeton") is None
+
+
+def test_nobody_makes_the_server_write_again_and_again_to_an_address(
+    world: World, parts: Any
+) -> None:
+    c = Client()
+    c.force_login(world.users["Ida"])
+    url = reverse("notify_settings", args=[world.game.slug])
+    for i in range(6):
+        page = c.get(url).content.decode()
+        c.post(url, {**_hidden(page), "email_address": f"victime{i}@example.org", "email": "on"})
+    assert Notification.objects.filter(kind="confirm").count() == notify.CONFIRMATIONS_A_DAY

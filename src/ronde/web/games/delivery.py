@@ -157,24 +157,43 @@ def _split_key(key: str, seat: str) -> str:
     return hashlib.sha256(f"{key}\x1f{seat}".encode()).hexdigest()[:40]
 
 
-def by_recipient(game: Game, eng: EngineGame, items: Iterable[ToPost]) -> list[Delivery]:
+def by_recipient(
+    game: Game, eng: EngineGame, items: Iterable[ToPost], user: User | None = None
+) -> list[Delivery]:
     """The private messages of ``items`` as MPs: one per recipient unless every recipient
-    is publicly unmasked (one group MP then), each with who saw it and when."""
+    is publicly unmasked (one group MP then), each with who saw it and when; a recipient
+    whose own view does not show the message (yet) is left out."""
     g = eng.state
     public_unmasked = _unmasked_publicly(eng)
+    shown: dict[str, set[str]] = {}
+
+    def visible(r: Seen) -> bool:
+        # what his own view shows him (a message the chorus was sent while his unmasking
+        # waits for its verdict's announcement is not his yet, A77): never sent before
+        if r.pseudo not in shown:
+            shown[r.pseudo] = set(
+                viewcache.cached(
+                    game, r.pseudo, ("receipts",), lambda e: private_keys(e, r.pseudo), user
+                )
+            )
+        return r.key in shown[r.pseudo]
+
     out: list[Delivery] = []
     for m in items:
         if m.public or not m.seats:
             continue
         time = shown_time(game.start, m.sent)
-        recipients = [
-            Seen(g.pseudo(s), s, fingerprint(s, time, m.kind, m.engine_text)) for s in m.seats
-        ]
+        every = [Seen(g.pseudo(s), s, fingerprint(s, time, m.kind, m.engine_text)) for s in m.seats]
+        recipients = [r for r in every if visible(r)]
+        if not recipients:
+            continue
         try:
             sent_at = datetime.fromisoformat(m.at)
         except ValueError:
             sent_at = None
-        if len(m.seats) == 1 or all(s in public_unmasked for s in m.seats):
+        if len(every) == 1 or (
+            len(recipients) == len(every) and all(s in public_unmasked for s in m.seats)
+        ):
             out.append(Delivery(m, m.key, recipients, sent_at))
             continue
         for r in recipients:
@@ -232,9 +251,11 @@ def due_by_mp(game: Game, deliveries: list[Delivery], now: datetime) -> list[Del
     return deliveries
 
 
-def deliveries(game: Game, eng: EngineGame, items: list[ToPost]) -> list[Delivery]:
+def deliveries(
+    game: Game, eng: EngineGame, items: list[ToPost], user: User | None = None
+) -> list[Delivery]:
     """Every private MP of ``items`` with its receipts and whether it is due by MP now."""
-    out = with_receipts(game, by_recipient(game, eng, items))
+    out = with_receipts(game, by_recipient(game, eng, items, user))
     return due_by_mp(game, out, clocks.game_now(game))
 
 
@@ -286,7 +307,7 @@ def to_post(game: Game, user: User | None = None) -> ToPostList:
 
     everything = fc.to_post(game, user)
     eng = service.current(game, user)
-    split = deliveries(game, eng, everything)
+    split = deliveries(game, eng, everything, user)
     postings_for(game, split)
     by_origin: dict[str, list[Delivery]] = {}
     for d in split:

@@ -336,6 +336,17 @@ def confirmed(token: str) -> tuple[int, str] | None:
         return None
 
 
+#: confirmation e-mails an account may have sent a day (nobody uses the server to write
+#: again and again to someone else's address)
+CONFIRMATIONS_A_DAY = 3
+
+
+def may_ask_confirmation(user: Any) -> bool:
+    since = clocks.now() - timedelta(days=1)
+    sent = Notification.objects.filter(user=user, kind="confirm", created_at__gte=since)
+    return sent.count() < CONFIRMATIONS_A_DAY
+
+
 def ask_confirmation(user: Any, email: str) -> None:
     """Write the e-mail that asks ``user`` to confirm ``email`` (sent by the worker)."""
     now = clocks.now()

@@ -152,7 +152,7 @@ def _save(
                 address = NotifyAddress(user=user)
             address.email, address.confirmed_at, address.updated_at = email, None, now
             address.save()
-            if notify.email_enabled():
+            if notify.email_enabled() and notify.may_ask_confirmation(user):
                 notify.ask_confirmation(user, email)
                 messages.info(
                     request,
@@ -161,6 +161,11 @@ def _save(
                         "recevoir les e-mails."
                     )
                     % {"e": email},
+                )
+            elif notify.email_enabled():
+                messages.warning(
+                    request,
+                    _("Trop de liens de confirmation aujourd'hui : réessayez demain."),
                 )
         if choice is None:
             choice = NotifyChoice(user=user, game=game, membership=member, game_master=gm)
@@ -264,7 +269,7 @@ def gm_delivery(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     eng = service.current(game, request.user)
     everything = delivery.with_receipts(
         game,
-        delivery.by_recipient(game, eng, [m for m in _all_private(game, request.user)]),
+        delivery.by_recipient(game, eng, _all_private(game, request.user), request.user),
     )
     now = clocks.game_now(game)
     delivery.due_by_mp(game, everything, now)
