@@ -58,8 +58,9 @@ def shown_time(start: date, iso: str) -> str:
 
 
 # -- his page: what he has seen ----------------------------------------------------------------
-#: per process: the game version whose messages each membership's receipts already hold
-_RECEIPTED: dict[int, tuple[int, str]] = {}
+#: per process: the messages each membership's receipts already hold, and the version of
+#: the game they were read from
+_RECEIPTED: dict[tuple[int, Any], tuple[tuple[int, str], frozenset[str]]] = {}
 _lock = threading.Lock()
 
 
@@ -78,36 +79,33 @@ def private_keys(eng: EngineGame, pseudo: str) -> tuple[str, ...]:
 
 def saw(game: Game, member: Membership, user: User | None = None) -> int:
     """The player opened his page: every private message it shows is delivered to him
-    (the first look is kept). Costs a write once per version of the game; returns the
-    number of messages newly seen."""
+    (the first look is kept). Costs nothing when nothing new is shown (his view is read
+    from the page's cache), one insert otherwise; returns the number of messages
+    written as newly seen (at most)."""
     mark = (game.generation, game.version)
+    who = (member.pk, member.created_at)  # (a restored database may reuse a key)
     with _lock:
-        if _RECEIPTED.get(member.pk) == mark:
-            return 0
-    keys = viewcache.cached(
-        game, member.pseudo, ("receipts",), lambda eng: private_keys(eng, member.pseudo), user
-    )
-    new = 0
-    if keys:
-        known = set(
-            Receipt.objects.filter(membership=member, key__in=set(keys)).values_list(
-                "key", flat=True
-            )
+        done = _RECEIPTED.get(who)
+    if done is not None and done[0] == mark:
+        return 0
+    keys = frozenset(
+        viewcache.cached(
+            game, member.pseudo, ("receipts",), lambda eng: private_keys(eng, member.pseudo), user
         )
-        missing = [k for k in dict.fromkeys(keys) if k not in known]
-        if missing:
-            seen_at, wall = clocks.game_now(game), clocks.now()
-            Receipt.objects.bulk_create(
-                [
-                    Receipt(game=game, membership=member, key=k, seen_at=seen_at, recorded_at=wall)
-                    for k in missing
-                ],
-                ignore_conflicts=True,
-            )
-            new = len(missing)
+    )
+    missing = keys - (done[1] if done is not None else frozenset())
+    if missing:
+        seen_at, wall = clocks.game_now(game), clocks.now()
+        Receipt.objects.bulk_create(  # (a message he saw before keeps its first look)
+            [
+                Receipt(game=game, membership=member, key=k, seen_at=seen_at, recorded_at=wall)
+                for k in sorted(missing)
+            ],
+            ignore_conflicts=True,
+        )
     with _lock:
-        _RECEIPTED[member.pk] = mark
-    return new
+        _RECEIPTED[who] = (mark, keys | (done[1] if done is not None else frozenset()))
+    return len(missing)
 
 
 def forget() -> None:
