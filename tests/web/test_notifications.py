@@ -317,3 +317,22 @@ def test_nobody_makes_the_server_write_again_and_again_to_an_address(
         page = c.get(url).content.decode()
         c.post(url, {**_hidden(page), "email_address": f"victime{i}@example.org", "email": "on"})
     assert Notification.objects.filter(kind="confirm").count() == notify.CONFIRMATIONS_A_DAY
+
+
+def test_ronde_tick_writes_the_reminders_and_sends_the_outbox(
+    world: World, clock: Any, parts: Any
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    smtp, pushes = parts
+    clock("J2 09:00")
+    turn_on(world, "Ida", smtp, pushes)
+    clock("J2 21:30")
+    out = StringIO()
+    call_command("ronde_tick", stdout=out)
+    assert "notification(s) écrite(s), 2 envoyée(s)" in out.getvalue()
+    assert len(pushes.pushes) == 1 and "prend fin à J3 00:00" in smtp.mails[-1].text
+    call_command("ronde_tick", stdout=StringIO())  # again: nothing more
+    assert len(pushes.pushes) == 1
