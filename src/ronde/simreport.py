@@ -569,7 +569,7 @@ def _svg_lines(title: str, series: Mapping[str, Sequence[float]], *, y_label: st
         return top + (height - top - bottom) * (1 - v / top_value)
 
     parts = [
-        f'<svg class="plot" viewBox="0 0 {width} {height}" role="img" '
+        f'<svg class="plot" width="100%" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f'<text x="{left}" y="16" font-size="12" font-weight="bold">{escape(title)}</text>',
         f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" stroke="#999"/>',
@@ -616,7 +616,7 @@ def _svg_forest(title: str, rows: Sequence[tuple[str, Diff]], *, unit: str) -> s
         return left + (width - left - right) * (v + span) / (2 * span)
 
     parts = [
-        f'<svg class="plot" viewBox="0 0 {width} {height}" role="img" '
+        f'<svg class="plot" width="100%" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f'<text x="4" y="16" font-size="12" font-weight="bold">{escape(title)}</text>',
         f'<line x1="{x(0):.1f}" y1="{top - 8}" x2="{x(0):.1f}" y2="{height - 20}" stroke="#999"/>',
@@ -647,8 +647,10 @@ def _table(
     out += [f"<th>{escape(h)}</th>" for h in head]
     out.append("</tr></thead><tbody>")
     for k, row in enumerate(rows):
-        cls = ' class="clear"' if k < len(marks) and marks[k] else ""
-        out.append(f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>")
+        clear = k < len(marks) and marks[k]
+        cells = (f"<strong>{escape(c)}</strong>" if clear else escape(c) for c in row)
+        cls = ' class="clear"' if clear else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -666,7 +668,10 @@ def html_fragment(run: Run) -> str:
     ]
     if run.interrupted:
         out.append('<p class="warning">Simulation interrompue : rapport partiel.</p>')
-    out.append(f'<p class="note">{escape(NOT_MODELLED)}</p>')
+    out.append(
+        "<details><summary>Ce que les robots ne jouent pas</summary>"
+        f'<p class="note">{escape(NOT_MODELLED)}</p></details>'
+    )
     base = run.rows.get(DEFAULT, {})
     games = run.paired()
     for variant in run.variants[1:]:
@@ -682,6 +687,19 @@ def html_fragment(run: Run) -> str:
             )
         else:
             out.append(f"<p>Aucune différence nette sur {n} parties.</p>")
+        chorus = {
+            label: [_mean([rows[i].get(f"chorus_j{d:02d}") for i in games]) for d in DAYS]
+            for label, rows in ((DEFAULT, base), (variant, run.rows[variant]))
+        }
+        out.append(
+            _svg_lines(
+                "Taille du chœur au soir de chaque jour", chorus, y_label="membres (moyenne)"
+            )
+        )
+        falls = [(french_name(c), by_key[f"fall_{c}"]) for c in CHARACTERS if f"fall_{c}" in by_key]
+        out.append(
+            _svg_forest("Jour de chute : écart avec les règles par défaut", falls, unit="jours")
+        )
         summary = [by_key[k] for k in SUMMARY if k in by_key]
         out.append(
             _table(
@@ -697,19 +715,6 @@ def html_fragment(run: Run) -> str:
                 ),
                 marks=[d.clear for d in summary],
             )
-        )
-        chorus = {
-            label: [_mean([rows[i].get(f"chorus_j{d:02d}") for i in games]) for d in DAYS]
-            for label, rows in ((DEFAULT, base), (variant, run.rows[variant]))
-        }
-        out.append(
-            _svg_lines(
-                "Taille du chœur au soir de chaque jour", chorus, y_label="membres (moyenne)"
-            )
-        )
-        falls = [(french_name(c), by_key[f"fall_{c}"]) for c in CHARACTERS if f"fall_{c}" in by_key]
-        out.append(
-            _svg_forest("Jour de chute : écart avec les règles par défaut", falls, unit="jours")
         )
         per_char = [c for c in CHARACTERS if f"fall_{c}" in by_key]
         out.append("<h3>Par Personnage</h3>")
@@ -808,6 +813,10 @@ tr.clear td { font-weight: bold; }
 svg.plot { width: 100%; max-width: 36rem; height: auto; display: block; margin: 1rem 0; }
 .note { font-size: 0.9rem; color: #555; border-left: 3px solid #bbb; padding-left: 0.6rem; }
 .warning { color: #a04000; font-weight: bold; }
+summary { cursor: pointer; min-height: 24px; color: #444; }
+@media (max-width: 30rem) {
+  table { font-size: 0.78rem; } th, td { padding: 0.25rem 0.3rem; }
+}
 """
 
 
