@@ -21,11 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from .bots import CHORUS, GAME_MASTER, POWERS, Act
 from .bots.duties import DUTIES, monstrous
@@ -44,6 +40,9 @@ from .engine.views import (
     settle_briefs,
 )
 from .setup import draw
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
 FAIL_RATE = 0.015
@@ -378,6 +377,9 @@ def _print_game(console: Console, res: SimResult) -> None:
             current = day
             console.rule(f"J{day}")
         console.print(f"{at.astimezone(PARIS).strftime('%H:%M')}  {text}", highlight=False)
+    # (lazy: the terminal's tables only; the workers of --compare never print)
+    from rich.table import Table
+
     table = Table(title="Classement final")
     for col in ("Rang", "Joueur", "Personnage", "Points"):
         table.add_column(col)
@@ -407,6 +409,9 @@ def run_cli(
         results.append(play(players, rng))
         _print_game(console, results[0])
     else:
+        # (lazy: the terminal's progress bar only)
+        from rich.progress import Progress
+
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("Parties simulées", total=games)
             for _ in range(games):
@@ -430,6 +435,9 @@ def run_cli(
 
 
 def _summary(console: Console, results: list[SimResult]) -> None:
+    # (lazy: the terminal's tables only)
+    from rich.table import Table
+
     causes: Counter[tuple[str, int]] = Counter()
     points: dict[str, list[int]] = defaultdict(list)
     for r in results:
