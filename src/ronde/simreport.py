@@ -482,10 +482,23 @@ def sentence(variant: str, d: Diff) -> str | None:
     return f"avec {variant}, {words} (± {_fr(scale * d.half, digits)})"
 
 
+#: the order of the sentences, by the start of their metric's key (then the clearest first)
+_SAID_FIRST: Final = ("fall_", "masked_", "wins_", "trials_", "share_", "boost", "chorus_")
+
+
 def sentences(run: Run, variant: str, diffs: Iterable[Diff] | None = None) -> list[str]:
-    """The clear differences, largest first (relative to their interval)."""
+    """The clear differences: the Characters' falls first, then the game's figures, the
+    chorus (its clearest day only) and the points; the clearest first in each."""
     ds = [d for d in (diffs if diffs is not None else compare(run, variant)) if d.clear]
-    ds.sort(key=lambda d: -abs(d.diff) / d.half if d.half else 0.0)
+
+    def rank(d: Diff) -> tuple[int, float]:
+        key = d.metric.key
+        family = next((k for k, p in enumerate(_SAID_FIRST) if key.startswith(p)), 99)
+        return family, -abs(d.diff) / d.half if d.half else 0.0
+
+    ds.sort(key=rank)
+    chorus = [d for d in ds if d.metric.key.startswith("chorus_")]
+    ds = [d for d in ds if d not in chorus[1:]]
     return [s for d in ds if (s := sentence(variant, d)) is not None]
 
 
@@ -591,8 +604,8 @@ def _svg_lines(title: str, series: Mapping[str, Sequence[float]], *, y_label: st
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>'
         )
         parts.append(
-            f'<text x="{width - right}" y="{top + 12 * k:.0f}" font-size="10" '
-            f'text-anchor="end" fill="{colour}">{escape(name)}</text>'
+            f'<text x="{left + 6}" y="{top + 10 + 12 * k:.0f}" font-size="10" '
+            f'fill="{colour}">{escape(name)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -682,7 +695,7 @@ def html_fragment(run: Run) -> str:
         if said:
             out.append(
                 "<ul>"
-                + "".join(f"<li>{escape(s[0].upper() + s[1:])}.</li>" for s in said[:15])
+                + "".join(f"<li>{escape(s[0].upper() + s[1:])}.</li>" for s in said[:10])
                 + "</ul>"
             )
         else:
