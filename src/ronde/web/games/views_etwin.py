@@ -259,4 +259,5 @@ def gm_links(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         messages.success(request, _("Choix Eternaltwin enregistrés."))
     else:
         messages.error(request, _("Demande incomprise."))
-    return redirect(reverse("gm_players", args=[game.slug]) + "#eternaltwin")
+    anchor = "#eternaltwin" if op == "settings" else ""
+    return redirect(reverse("gm_players", args=[game.slug]) + anchor)
