@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from ronde.web.games import service
 from ronde.web.games.models import EternaltwinLink, SeatClaim
@@ -47,7 +48,18 @@ def no_overflow(page: Any) -> None:
 def test_a_player_signs_in_with_eternaltwin_and_an_imitator_never_gets_in(
     etwin_world: World, eternaltwin: LocalEternaltwin, live_server: Any, browser: Any
 ) -> None:
-    base, slug = live_server.url, etwin_world.game.slug
+    try:
+        walk_through(etwin_world, eternaltwin, live_server.url, browser)
+    finally:
+        # the reads of the test body ran beside Playwright's event loop: their own
+        # connection, closed here (else PostgreSQL cannot drop the test database)
+        connections.close_all()
+
+
+def walk_through(
+    etwin_world: World, eternaltwin: LocalEternaltwin, base: str, browser: Any
+) -> None:
+    slug = etwin_world.game.slug
     eternaltwin.callback = f"{base}/oauth/callback/"
     ana = eternaltwin.add_user("Ana")
 
