@@ -100,7 +100,9 @@ def _sort(identity: Identity, user: User | None) -> _Seats:
         if claims.filter(status=SeatClaim.PENDING).exclude(etwin_id=identity.id).exists():
             out.other_id.append(m)
             continue
-        if claims.filter(etwin_id=identity.id, status__in=(SeatClaim.PENDING, SeatClaim.REFUSED)):
+        if claims.filter(
+            etwin_id=identity.id, status__in=(SeatClaim.PENDING, SeatClaim.REFUSED)
+        ).exists():
             continue  # already proposed to him (or refused by the game masters)
         if user is not None and _in_game(user, m.game_id):
             continue  # he plays or runs that game already
