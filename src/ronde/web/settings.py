@@ -129,6 +129,18 @@ if HTTPS_PROXY:
 
 INVITATION_DAYS = int(os.environ.get("RONDE_INVITATION_DAYS", "14"))
 
+# -- Sign in with Eternaltwin (issue 30, docs/eternaltwin.md) ------------------------------
+# RONDE_ETERNALTWIN_URL: the Eternaltwin server's origin (``https://eternaltwin.org``);
+# RONDE_ETERNALTWIN_CLIENT_ID: Ronde's client key there (``ronde@clients``);
+# RONDE_ETERNALTWIN_CLIENT_SECRET: its secret. The callback to register is
+# ``<site>/oauth/callback/``. Unless all three are set, the button is not shown.
+# RONDE_ETERNALTWIN_TIMEOUT: seconds to wait for each answer of Eternaltwin (default 10).
+ETERNALTWIN_URL = os.environ.get("RONDE_ETERNALTWIN_URL", "").strip().rstrip("/")
+ETERNALTWIN_CLIENT_ID = os.environ.get("RONDE_ETERNALTWIN_CLIENT_ID", "").strip()
+ETERNALTWIN_CLIENT_SECRET = os.environ.get("RONDE_ETERNALTWIN_CLIENT_SECRET", "").strip()
+ETERNALTWIN_TIMEOUT = float(os.environ.get("RONDE_ETERNALTWIN_TIMEOUT", "10"))
+# -- end of Eternaltwin ---------------------------------------------------------------------
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",

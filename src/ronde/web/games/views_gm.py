@@ -27,7 +27,18 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, labels, nights, notify, rawrows, readers, service, viewcache, vocabulary
+from . import (
+    accounts,
+    etwin_links,
+    labels,
+    nights,
+    notify,
+    rawrows,
+    readers,
+    service,
+    viewcache,
+    vocabulary,
+)
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
@@ -788,7 +799,13 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return render(
         request,
         "games/gm_players.html",
-        {"game": game, "gm": gm, "members": members, "gms": gms},
+        {
+            "game": game,
+            "gm": gm,
+            "members": members,
+            "gms": gms,
+            "etwin": etwin_links.console(game),
+        },
     )
 
 
