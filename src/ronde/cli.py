@@ -119,18 +119,16 @@ def open_store() -> None:
         django.setup()
     # (lazy: Django is set up only by the commands that use the store)
     from django.conf import settings
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
 
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("sqlite3"):
         Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        # (lazy: Django is set up only by the commands that use the store)
-        from django.core.management import call_command
+    # (lazy: the store (Django) is loaded only by the commands that use it)
+    from .web.migrating import migrate_if_needed
 
-        call_command("migrate", verbosity=0)
+    # a fresh database is made at first use; migrations run under a lock (two commands
+    # at once never apply one twice)
+    migrate_if_needed()
 
 
 def _game(slug: str) -> Any:
@@ -697,7 +695,7 @@ def main() -> None:
         app()
     except Exception as exc:  # the last resort: one line, no local variable shown
         message, code = explain(exc)
-        err.print(f"[red]Erreur :[/red] {escape(message)}", highlight=False)
+        err.print(f"[red]Erreur :[/red] {escape(message)}", highlight=False, soft_wrap=True)
         if os.environ.get("RONDE_TRACEBACK"):
             raise
         sys.exit(code)

@@ -154,7 +154,10 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Option (.*) requires (\d+) arguments\.$"), r"L'option \1 attend \2 valeurs."),
     (re.compile(r"^Option (.*) does not take a value\.$"), r"L'option \1 ne prend pas de valeur."),
     (re.compile(r"^Missing command\.$"), "Commande manquante."),
-    (re.compile(r"(.*?) is not a valid (integer|float|boolean)\.?"), r"\1 n'est pas un nombre valide."),
+    (
+        re.compile(r"(.*?) is not a valid (integer|float|boolean)\.?"),
+        r"\1 n'est pas un nombre valide.",
+    ),
     (re.compile(r"(.*?) is not one of (.*?)\.$"), r"\1 n'est pas l'un de \2."),
     (re.compile(r"(.*?) is not in the range (.*?)\.$"), r"\1 n'est pas dans l'intervalle \2."),
     (re.compile(r"Input should be a valid integer.*$", re.S), "un nombre entier est attendu"),
@@ -230,7 +233,7 @@ def install() -> None:
 
 def _patch_click(click: Any) -> None:
     """Click's (or Typer's copy of Click's) help option, usage line and error messages."""
-    command = getattr(click, "Command", None)
+    command: Any = getattr(click, "Command", None)
     original_help = getattr(command, "get_help_option", None)
     if original_help is not None and not getattr(original_help, "_ronde", False):
 
@@ -243,7 +246,7 @@ def _patch_click(click: Any) -> None:
 
         get_help_option._ronde = True  # type: ignore[attr-defined]
         command.get_help_option = get_help_option
-    formatter = getattr(click, "HelpFormatter", None)
+    formatter: Any = getattr(click, "HelpFormatter", None)
     original_usage = getattr(formatter, "write_usage", None)
     if original_usage is not None and not getattr(original_usage, "_ronde", False):
 
@@ -253,13 +256,14 @@ def _patch_click(click: Any) -> None:
 
         write_usage._ronde = True  # type: ignore[attr-defined]
         formatter.write_usage = write_usage
-    exceptions = getattr(click, "exceptions", None)
+    exceptions: Any = getattr(click, "exceptions", None)
+    value: Any
     for value in vars(exceptions).values() if exceptions is not None else ():
         if isinstance(value, type) and "format_message" in vars(value):
             original = vars(value)["format_message"]
             if getattr(original, "_ronde", False):
                 continue
-            value.format_message = _translated(original)
+            setattr(value, "format_message", _translated(original))  # noqa: B010
 
 
 def _translated(original: Any) -> Any:

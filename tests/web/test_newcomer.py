@@ -7,10 +7,9 @@ game masters, empty score details, a Joker form that did not say what it does.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 from django.test import Client

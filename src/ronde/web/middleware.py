@@ -67,9 +67,9 @@ class CleanInputMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         get = _cleaned(request.GET)
         if get is not None:
-            request.GET = get
+            request.GET = get  # type: ignore[assignment]
         if request.method == "POST":
             post = _cleaned(request.POST)
             if post is not None:
-                request.POST = post
+                request.POST = post  # type: ignore[assignment]
         return self.get_response(request)

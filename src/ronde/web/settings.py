@@ -289,9 +289,7 @@ SESSION_COOKIE_HTTPONLY = True
 # minute at most (``ronde.web.sessioncache``); every write goes to the database
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "sessions"
-CACHE_URL = env.url(
-    "RONDE_CACHE_URL", ("redis", "rediss", "memcached", "db", "file", "locmem")
-)
+CACHE_URL = env.url("RONDE_CACHE_URL", ("redis", "rediss", "memcached", "db", "file", "locmem"))
 
 
 def cache_from_url(url: str) -> dict[str, Any]:
