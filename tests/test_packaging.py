@@ -142,6 +142,9 @@ def _next_version(version: str) -> str:
     return f"{parts[0]}.{parts[1]}.{parts[2] + 1}"
 
 
+DEPENDENCY = r"\(\s*[\"']games[\"'],\s*[\"']([^\"']+)[\"']"
+
+
 def _leaf_migration() -> str:
     names = sorted(
         p.stem for p in (ROOT / "src/ronde/web/games/migrations").glob("[0-9][0-9][0-9][0-9]_*.py")
