@@ -147,7 +147,7 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^Missing parameter:? '?([^'.]*)'?\.?"), r"Paramètre manquant : \1."),
     (re.compile(r"^No such option:? (.*?)\.?$"), r"Option inconnue : \1."),
     (re.compile(r"^No such command:? (.*?)\.?$"), r"Commande inconnue : \1."),
-    (re.compile(r"^Got unexpected extra arguments? \((.*)\)$"), r"Arguments en trop : \1"),
+    (re.compile(r"^Got unexpected extra argument(?:s|\(s\))? \((.*)\)$"), r"En trop : \1"),
     (re.compile(r"^Invalid value for (.*?): (.*)$", re.S), r"Valeur invalide pour \1 : \2"),
     (re.compile(r"^Invalid value: (.*)$", re.S), r"Valeur invalide : \1"),
     (re.compile(r"^Option (.*) requires an argument\.$"), r"L'option \1 attend une valeur."),

@@ -31,6 +31,8 @@ from typing import Annotated, Any
 import typer
 import yaml
 
+from ..text import clean
+
 forum_app = typer.Typer(
     help="Le pont avec le forum de ville : lire des pages collées.", no_args_is_help=True
 )
@@ -60,8 +62,10 @@ def _load(name: str | Path) -> Any:
     stored = _stored(str(name))
     if stored is not None:
         # (lazy: the store (Django) is loaded only by the commands that use it)
+        from ..cli import require_started
         from ..web.games import service
 
+        require_started(stored)
         return service.current(stored)
     try:
         return store.load_game(Path(name))
@@ -101,10 +105,10 @@ def announce_command(
         typer.echo("# Aucun message.")
     for m in chosen:
         r = render(m, tpl, ctx)
-        typer.echo(f"# {heading(m, ctx)}")
+        typer.echo(clean(f"# {heading(m, ctx)}"))
         if r.problem:
-            typer.echo(f"# ! {r.problem} (texte du moteur à la place)")
-        typer.echo(r.text)
+            typer.echo(clean(f"# ! {r.problem} (texte du moteur à la place)"))
+        typer.echo(clean(r.text))
         typer.echo("")
 
 
@@ -153,7 +157,7 @@ def parse_command(
     texts = []
     for file in files:
         try:
-            texts.append(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8"))
+            texts.append(clean(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{file} : illisible : {exc}") from None
     day: date | None = None
@@ -329,7 +333,7 @@ def _read_pages(
     threads = []
     for f in files:
         try:
-            text = f.read_text(encoding="utf-8")
+            text = clean(f.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{f} : illisible : {exc}") from None
         thread = read_thread(text, today=today, known_names=names, start=start)
@@ -458,7 +462,7 @@ def mime_command(
 
     def read(p: Path) -> str:
         try:
-            return p.read_text(encoding="utf-8")
+            return clean(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{p} : illisible : {exc}") from None
 

@@ -317,8 +317,11 @@ def backup_command(
     from django.conf import settings
 
     from ronde.web import backup
+    from ronde.web.paths import private_folder
 
     try:
+        if output is None:  # the data folder's backups: readable by the owner only
+            private_folder(settings.DATA_DIR / "sauvegardes")
         path = backup.backup(output or backup.default_name(settings.DATA_DIR))
     except backup.BackupError as exc:
         typer.echo(str(exc), err=True)

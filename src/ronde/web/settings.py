@@ -40,6 +40,7 @@ French message naming the variable (:mod:`ronde.web.env`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -50,7 +51,7 @@ from typing import Any
 import dj_database_url
 
 from ronde.web import env
-from ronde.web.paths import data_dir, sqlite_path
+from ronde.web.paths import data_dir, private_folder, sqlite_path
 
 WEB_DIR = Path(__file__).resolve().parent
 
@@ -64,6 +65,8 @@ DEBUG = _flag("RONDE_DEBUG")
 
 DATA_DIR = data_dir()
 SQLITE_PATH = sqlite_path()
+with contextlib.suppress(OSError):  # (read-only or foreign: the commands say so when they write)
+    private_folder(DATA_DIR)
 
 
 def read_or_create_secret(path: Path) -> str:
@@ -74,7 +77,7 @@ def read_or_create_secret(path: Path) -> str:
             return key
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     key = secrets.token_urlsafe(50)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
