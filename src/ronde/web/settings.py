@@ -1,6 +1,6 @@
 """Django settings of Ronde's web app, read from the environment.
 
-Environment (see the README, "Héberger une partie"):
+Environment (docs/hosting.md):
     RONDE_DATA_DIR: the data folder: the SQLite database (``ronde.sqlite3``), the secret
         key (``secret_key``, mode 0600), collected static files, backups. Default: the
         per-user data folder of platformdirs (``~/.local/share/ronde`` on Linux), never
@@ -316,7 +316,24 @@ def cache_from_url(url: str) -> dict[str, Any]:
     return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": rest or "ronde"}
 
 
+def _cache_client(url: str) -> None:
+    """The optional client a cache URL needs (a French refusal naming the extra)."""
+    scheme = url.split("://", 1)[0].lower()
+    module, extra = {"redis": ("redis", "redis"), "rediss": ("redis", "redis")}.get(
+        scheme, ("pymemcache", "memcached") if scheme == "memcached" else ("", "")
+    )
+    if not module:
+        return
+    try:
+        __import__(module)
+    except ImportError:
+        from ronde.extras import missing
+
+        raise env.ConfigError(f"RONDE_CACHE_URL : {missing(extra)}") from None
+
+
 if CACHE_URL:
+    _cache_client(CACHE_URL)
     # several servers: one cache for all, sessions included (a logout is seen by all)
     CACHES = {"default": cache_from_url(CACHE_URL)}
     SESSION_CACHE_ALIAS = "default"
