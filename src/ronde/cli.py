@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import store
+from . import cli_french, store
 from .catalog import default_catalog
 from .engine.clock import parse_time
 from .engine.errors import RuleViolation
@@ -39,6 +39,9 @@ from .scenario import check_paths
 from .setup import draw, new_seed
 from .text import clean, clean_value
 from .text import printable as _t
+
+# Click's and Typer's own words (help, usage, errors) in French
+cli_french.install()
 
 app = typer.Typer(
     help="Ronde : le moteur de règles et les outils de La Ronde des Pantins.",
@@ -734,11 +737,9 @@ def main() -> None:
     """Entry point of the ``ronde`` script (and of ``python -m ronde``): Click's and Typer's
     words in French, and an error the commands did not foresee said in one French line
     (exit 2 for the configuration or the database, 3 otherwise), never a traceback."""
-    # (lazy: the French table is needed only when the command line runs)
-    from . import cli_french
+    # (lazy: only the last resort needs it)
     from .failures import explain
 
-    cli_french.install()
     # control characters never enter Ronde from its arguments (ronde.text)
     sys.argv[1:] = [clean(arg) for arg in sys.argv[1:]]
     try:

@@ -188,6 +188,21 @@ TYPE_LABELS = {
 }
 
 
+#: Click's parameter types (typer < 0.20): their names make the metavars of help pages
+CLICK_TYPE_NAMES = {
+    "StringParamType": "texte",
+    "IntParamType": "entier",
+    "IntRange": "entier",
+    "FloatParamType": "nombre",
+    "FloatRange": "nombre",
+    "BoolParamType": "oui/non",
+    "Path": "chemin",
+    "File": "fichier",
+    "DateTime": "date",
+    "Choice": "choix",
+}
+
+
 def translate(message: str) -> str:
     """A message of Click or Typer in French (as it is when it is not known)."""
     if message in FRENCH:
@@ -256,6 +271,11 @@ def _patch_click(click: Any) -> None:
 
         write_usage._ronde = True  # type: ignore[attr-defined]
         formatter.write_usage = write_usage
+    types: Any = getattr(click, "types", None)
+    for class_name, name in CLICK_TYPE_NAMES.items():
+        kind = getattr(types, class_name, None)
+        if isinstance(kind, type) and hasattr(kind, "name"):
+            kind.name = name  # (the metavar is its upper case: TEXTE, ENTIER ...)
     exceptions: Any = getattr(click, "exceptions", None)
     value: Any
     for value in vars(exceptions).values() if exceptions is not None else ():
