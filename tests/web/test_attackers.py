@@ -42,6 +42,11 @@ from ronde.web.games.models import (
     Generation,
     Invitation,
     Membership,
+    Notification,
+    NotifyAddress,
+    NotifyChoice,
+    PushSubscription,
+    Receipt,
     Request,
     Strike,
 )
@@ -254,6 +259,27 @@ ROUTES: dict[str, Route] = {
         post=lambda s: {"reason": "pirate"},
         legit="Mj",
     ),
+    # the portal as the private channel, notifications (issue 24)
+    "gm_delivery": Route(
+        "gm",
+        _slug,
+        post=lambda s: {"op": "setting", "delivery": "mp", "delivery_delay": "6"},
+        legit="Mj",
+    ),
+    "notify_settings": Route("self", _slug, post=lambda s: {"push": "on"}, legit="Ana"),
+    "notify_push": Route(
+        "login",
+        lambda s: {},
+        get=False,
+        post=lambda s: {"endpoint": "https://fcm.googleapis.com/x"},
+        legit="Ana",
+    ),
+    "notify_unpush": Route(
+        "login", lambda s: {}, get=False, post=lambda s: {"endpoint": "x"}, legit="Ana"
+    ),
+    "notify_confirm": Route("open", lambda s: {"token": "pas-un-jeton"}),
+    "service_worker": Route("open", lambda s: {}),
+    "manifest": Route("open", lambda s: {}),
 }
 
 
@@ -342,6 +368,11 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         Strike,
         Event,
         Generation,
+        NotifyChoice,
+        NotifyAddress,
+        PushSubscription,
+        Notification,
+        Receipt,
     ):
         out[model.__name__] = list(model.objects.order_by("pk").values_list())
     out["User"] = list(

@@ -105,6 +105,7 @@ def serve_command(
     if demo:
         _demo(host, port)
     typer.echo(f"Base : {_where()}")
+    _notifications(host, port, start=workers == 1)
     if demo or dev:
         typer.echo(f"Ronde : http://{host}:{port}/  (Ctrl-C pour arrêter)")
         call_command("runserver", f"{host}:{port}", use_reloader=False, use_threading=True)
@@ -175,6 +176,12 @@ def _check_port(host: str, port: int) -> None:
             raise typer.Exit(2) from None
 
 
+def _start_notifications(_server: Any, _worker: Any) -> None:
+    from ronde.web.games import notify
+
+    notify.start_worker()
+
+
 def _require_migrated() -> None:
     from ronde.web import migrating
 
@@ -209,6 +216,8 @@ def _gunicorn(
         "secure_scheme_headers": {"X-FORWARDED-PROTO": "https"} if proxy else {},
         # gunicorn >= 25 opens a control socket in the home folder (none under systemd)
         "control_socket_disable": True,
+        # each worker process runs its own notification worker (ronde.web.games.notify)
+        "post_fork": _start_notifications,
     }
 
     class Server(BaseApplication):  # type: ignore[misc]
@@ -221,6 +230,22 @@ def _gunicorn(
             return application
 
     Server().run()
+
+
+def _notifications(host: str, port: int, *, start: bool = True) -> None:
+    """Start the server's notification worker (e-mail, Web Push: sent after each commit,
+    retried, reminders of deadlines); links in e-mails use RONDE_SITE_URL, or this server.
+    ``start=False`` (gunicorn): each worker process starts its own after the fork (a
+    thread does not cross a fork; the outbox's leases keep them from sending twice)."""
+    from django.conf import settings
+
+    from ronde.web.games import notify
+
+    if not settings.SITE_URL:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        settings.SITE_URL = f"http://{shown}:{port}"
+    if start:
+        notify.start_worker()
 
 
 def _demo(host: str, port: int) -> None:

@@ -11,6 +11,7 @@ from .games import (
     views_accounts,
     views_forum,
     views_gm,
+    views_notify,
     views_player,
     views_preview,
     views_public,
@@ -37,6 +38,13 @@ urlpatterns = [
         views_player.withdraw_request,
         name="player_withdraw",
     ),
+    # notifications (e-mail, Web Push) and the installable web app
+    path("partie/<slug:slug>/notifications/", views_notify.settings_page, name="notify_settings"),
+    path("notifications/appareil/", views_notify.push_subscribe, name="notify_push"),
+    path("notifications/appareil/retirer/", views_notify.push_unsubscribe, name="notify_unpush"),
+    path("notifications/confirmer/<str:token>/", views_notify.confirm_email, name="notify_confirm"),
+    path("sw.js", views_notify.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_notify.manifest, name="manifest"),
     # the game masters
     path("mj/", views_setup.gm_home, name="gm_home"),
     path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
@@ -58,6 +66,7 @@ urlpatterns = [
     ),
     path("mj/<slug:slug>/forum/", views_forum.forum, name="gm_forum"),
     path("mj/<slug:slug>/a-poster/", views_forum.to_post, name="gm_to_post"),
+    path("mj/<slug:slug>/remise/", views_notify.gm_delivery, name="gm_delivery"),
     path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]
 

@@ -22,8 +22,8 @@ from ronde.forum.render import ForumContext, check_template, forum_messages, tem
 from ronde.forum.render import render as render_message
 from ronde.text import clean
 
+from . import delivery, service
 from . import forum_console as fc
-from . import service
 from .access import gm_page
 from .models import Action, ForumTemplate, Game, GameMaster, Posting, Request
 from .views_gm import _diff_rows
@@ -323,7 +323,7 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         return redirect(reverse("gm_to_post", args=[game.slug]) + "#a-poster")
     if request.method == "POST":
         key = str(request.POST.get("key", ""))
-        item = next((m for m in fc.to_post(game, request.user) if m.key == key), None)
+        item = next((m for m in delivery.to_post(game, request.user).items if m.key == key), None)
         if item is None:
             messages.error(request, "Message introuvable (la partie a changé ?).")
         elif fc.mark_posted(game, key, f"{item.when} — {item.where}", request.user):
@@ -332,7 +332,8 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         else:
             messages.info(request, "Déjà marqué par un autre MJ.")
         return redirect(reverse("gm_to_post", args=[game.slug]) + "#a-poster")
-    items = fc.to_post(game, request.user)
+    listed = delivery.to_post(game, request.user)  # the MPs still due, one per recipient
+    items = listed.items
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     for m in items:
         if m.posting is not None:
@@ -347,7 +348,7 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     elif who:
         pending = [m for m in pending if who in m.recipients]
     recipients = sorted({r for m in items for r in m.recipients}, key=str.casefold)
-    keys = {m.key for m in items}
+    keys = listed.keys
     # posted, then changed or undone by a correction: the forum may need a correction too
     gone = [p for p in Posting.objects.filter(game=game).order_by("posted_at") if p.key not in keys]
     return render(
@@ -363,6 +364,8 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "who": who,
             "n_pending": len([m for m in items if m.posting is None]),
             "gone": gone,
+            "waiting": listed.waiting,
+            "n_seen": sum(1 for d in listed.waiting if d.seen),
         },
     )
 
