@@ -8,6 +8,7 @@ EXTRAS = {
     "postgres": "le pilote PostgreSQL (psycopg)",
     "nlp": "le modèle de français de spaCy (aide à la contrainte de la Voyante)",
     "plot": "les graphiques de ronde simulate --plot (matplotlib)",
+    "push": "l'envoi de notifications Web Push (pywebpush)",
     "redis": "le client Redis (RONDE_CACHE_URL=redis://…)",
     "memcached": "le client Memcached (RONDE_CACHE_URL=memcached://…)",
 }

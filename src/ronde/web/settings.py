@@ -56,6 +56,7 @@ Notifications (docs/notifications.md):
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import secrets
 import tempfile
@@ -431,6 +432,10 @@ EMAIL_USE_SSL = _flag("RONDE_EMAIL_SSL")
 EMAIL_TIMEOUT = env.integer("RONDE_EMAIL_TIMEOUT", 20, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("RONDE_EMAIL_FROM", "Ronde <ronde@localhost>")
 EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-PUSH_ENABLED = os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
+# Web Push needs the optional part `push` (pywebpush): without it, push is not offered
+PUSH_ENABLED = (
+    os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
+    and importlib.util.find_spec("pywebpush") is not None
+)
 VAPID_SUBJECT = os.environ.get("RONDE_VAPID_SUBJECT", "").strip()
 PUSH_HOSTS = _list("RONDE_PUSH_HOSTS")
