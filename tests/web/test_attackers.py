@@ -307,6 +307,8 @@ ROUTES_ELSEWHERE: dict[str, Route] = {
     "gm_post_templates": Route(
         "gm", _slug, post=lambda s: {"op": "none"}, legit="Mj", control=False
     ),
+    # (a POST without a file changes nothing: the report's upload is in test_simulations)
+    "gm_simulations": Route("gm", _slug, post=lambda s: {}, legit="Mj", control=False),
 }
 
 

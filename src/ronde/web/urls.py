@@ -16,6 +16,7 @@ from .games import (
     views_preview,
     views_public,
     views_setup,
+    views_sim,
 )
 
 urlpatterns = [
@@ -49,6 +50,7 @@ urlpatterns = [
     path("mj/", views_setup.gm_home, name="gm_home"),
     path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
     path("mj/<slug:slug>/preparation/", views_setup.setup, name="gm_setup"),
+    path("mj/<slug:slug>/simulations/", views_sim.simulations, name="gm_simulations"),
     path("mj/<slug:slug>/actions/", views_gm.actions_index, name="gm_actions"),
     path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
     path("mj/<slug:slug>/plaintes/", views_gm.complaints, name="gm_complaints"),
