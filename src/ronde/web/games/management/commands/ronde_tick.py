@@ -2,7 +2,7 @@
 
 A game whose timers cannot be applied (a busy lock, a stored game the engine cannot
 read) does not stop the others: it is named, with its problem, on the error output
-(its traceback in the log), and the command ends in error after ticking the rest.
+(its traceback in the log, at the debug level), and the command ends in error after ticking the rest.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from ronde.web.games import busy, service
+from ronde.web.games import busy, notify, service
 from ronde.web.games.models import FormSubmission, Game
 
 log = logging.getLogger("ronde.tick")
@@ -39,6 +39,11 @@ class Command(BaseCommand):
             if fired:
                 self.stdout.write(f"{game.slug} : {len(fired)} événement(s)")
         self.stdout.write(f"{total} événement(s) enregistré(s).")
+        # notifications: the reminders due, then everything waiting in the outbox
+        written = notify.remind()
+        sent = notify.send_due(limit=10_000)
+        if written or sent:
+            self.stdout.write(f"{written} notification(s) écrite(s), {sent} envoyée(s).")
         # one-time form tokens older than a week cannot be re-submitted by anyone's browser
         FormSubmission.objects.filter(created_at__lt=timezone.now() - timedelta(days=7)).delete()
         if failed:
