@@ -2,7 +2,8 @@
 
 A game whose timers cannot be applied (a busy lock, a stored game the engine cannot
 read) does not stop the others: it is named, with its problem, on the error output
-(its traceback in the log, at the debug level), and the command ends in error after ticking the rest.
+(its traceback in the log, at the debug level), and the command ends in error after
+ticking the rest.
 """
 
 from __future__ import annotations
