@@ -14,6 +14,42 @@ from ronde.catalog import default_catalog
 from ronde.engine.clock import parse_time
 from ronde.engine.game import Game
 
+# The suite passes on any date: CI runs it again a year ahead under libfaketime
+# (``faketime --exclude-monotonic -f +400d``, .ci/run). Debian's libfaketime 0.9.10 then
+# breaks Python 3.11's ``time.sleep`` (clock_nanosleep on the monotonic clock with an
+# absolute deadline: EINVAL, wolfcw/libfaketime#426): sleep on a timed wait instead,
+# which the real monotonic clock serves.
+if "faketime" in os.environ.get("LD_PRELOAD", ""):
+    import threading
+    import time
+
+    _nap = threading.Event()
+
+    def _sleep(seconds: float) -> None:
+        if seconds > 0:
+            _nap.wait(seconds)
+
+    time.sleep = _sleep
+
+    # the browser (Playwright's driver and Chromium) keeps the real clock: it only shows
+    # what the server (this process, a year ahead) sends, and Chromium's own timers
+    # stall under libfaketime
+    try:
+        from playwright._impl import transport as _playwright_transport
+    except ImportError:  # pragma: no cover - Playwright is a dev dependency
+        pass
+    else:
+        _driver_env = _playwright_transport.get_driver_env
+
+        def _real_clock_env() -> dict[str, str]:
+            env: dict[str, str] = _driver_env()
+            for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
+                env.pop(key, None)
+            env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
+            return env
+
+        _playwright_transport.get_driver_env = _real_clock_env
+
 # every test that reaches Django (the web, the command line's store, the forum's --apply)
 # uses a throwaway data folder, never the user's: set before any of them imports settings
 os.environ.setdefault("RONDE_DATA_DIR", tempfile.mkdtemp(prefix="ronde-tests-"))

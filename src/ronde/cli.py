@@ -16,7 +16,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,8 +30,9 @@ from rich.table import Table
 
 from . import cli_french, store
 from .catalog import default_catalog
-from .engine.clock import parse_time
+from .engine.clock import parse_time, start_problem
 from .engine.errors import RuleViolation
+from .engine.events import PlayerReplaced
 from .engine.game import Game
 from .engine.names import french_name
 from .engine.views import view
@@ -144,9 +146,13 @@ def _game(slug: str) -> Any:
     from .web.games.models import Game as StoredGame
 
     try:
-        return StoredGame.objects.get(slug=slug)
+        stored = StoredGame.objects.get(slug=slug)
     except StoredGame.DoesNotExist:
         raise _fail(f"partie inconnue : « {slug} » (ronde games : la liste)") from None
+    if (problem := start_problem(stored.start)) is not None:
+        # (a game stored before dates were bounded: no command can read its calendar)
+        raise _fail(f"partie « {slug} » illisible : {problem}")
+    return stored
 
 
 def require_started(stored: Any) -> None:
@@ -164,6 +170,22 @@ def _when(text: str, start: date) -> datetime:
         return parse_time(text, start)
     except (ValueError, OverflowError) as exc:
         raise _fail(str(exc)) from None
+
+
+@contextmanager
+def _busy_refused() -> Iterator[None]:
+    """A game whose lock stayed taken past the wait (``busy.WAIT_SECONDS``): one French
+    line, exit 1, never a traceback."""
+    # (lazy: the store (Django) is loaded only by the commands that use it)
+    from .web.games import busy
+
+    try:
+        yield
+    except Exception as exc:
+        if not busy.is_busy(exc):
+            raise
+        err.print(f"[red]Refusé[/red] : {busy.MESSAGE}", highlight=False)
+        raise typer.Exit(1) from None
 
 
 def _refused(code: str, message: str) -> typer.Exit:
@@ -212,6 +234,8 @@ def new(
         start_date = date.fromisoformat(start)
     except ValueError:
         raise _fail(f"date illisible : {start!r} (AAAA-MM-JJ)") from None
+    if (problem := start_problem(start_date)) is not None:
+        raise _fail(problem)
     players = _read_roster(roster)
     opts: dict[str, Any] = {}
     if options is not None:
@@ -254,6 +278,8 @@ def new(
         transfer.create(slug, game, name=name or slug, clock=clock, invitations=invitations)
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    except RuleViolation as rv:
+        raise _fail(f"{rv.code} : {rv.message}") from None
     kind = str(dict(StoredGame.CLOCKS)[clock])
     console.print(
         f"Partie créée : {slug} — {len(players)} joueurs, "
@@ -336,26 +362,34 @@ def act(
     """Enregistre une action (même vocabulaire que les scénarios) : clé=valeur ..."""
     stored = _game(slug)
     # (lazy: the store (Django) is loaded only by the commands that use it)
-    from .web.games import service, transfer
+    from .web.games import accounts, service, transfer
 
     args = _parse_args(list(ctx.args))
     when = _when(at, stored.start) if at is not None else None
     is_gm = stored.game_masters.filter(name__iexact=by).exists()
     user = transfer.game_master_user(stored, by) if is_gm else None
-    try:
-        out = service.record(stored, user, action, by, args, at=when)
-        if out.preview is not None and not out.ok:
-            console.print("Cette action, insérée à son heure, change ce qui est enregistré :")
-            _print_diff(stored, out.preview)
-            if not yes:
-                err.print("Rien n'est enregistré : relancez avec --yes pour confirmer.")
-                raise typer.Exit(1)
-            out = service.record(stored, user, action, by, args, at=when, confirm=out.token)
-    except service.Conflict:
-        err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
-        raise typer.Exit(1) from None
-    if not out.ok:
-        raise _refused(out.code, out.message)
+    with _busy_refused():
+        try:
+            out = service.record(stored, user, action, by, args, at=when)
+            if out.preview is not None and not out.ok:
+                console.print("Cette action, insérée à son heure, change ce qui est enregistré :")
+                _print_diff(stored, out.preview)
+                if not yes:
+                    err.print("Rien n'est enregistré : relancez avec --yes pour confirmer.")
+                    raise typer.Exit(1)
+                out = service.record(stored, user, action, by, args, at=when, confirm=out.token)
+        except service.Conflict:
+            err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
+            raise typer.Exit(1) from None
+        if not out.ok:
+            raise _refused(out.code, out.message)
+        # the seats, as the console keeps them: a replaced player's account loses access
+        # and the new pseudo gets a seat with its invitation; a correction reconciles them
+        for e in out.events:
+            if isinstance(e, PlayerReplaced):
+                accounts.replaced(stored, e.old, e.new)
+        if out.preview is not None:
+            accounts.reconcile(stored)
     _print_announcements(out.events)
     if out.preview is not None and not out.preview.destructive:
         console.print("Inséré à son heure : rien de ce qui était enregistré ne change.")
@@ -412,7 +446,7 @@ def strike(
     """Raye une action enregistrée et reconstruit la partie sans elle (rien n'est effacé)."""
     stored = _game(slug)
     # (lazy: the store (Django) is loaded only by the commands that use it)
-    from .web.games import service, transfer
+    from .web.games import accounts, service, transfer
     from .web.games.models import Action
 
     target = Action.objects.filter(game=stored, pk=action_id).first()
@@ -430,15 +464,17 @@ def strike(
     if not yes:
         err.print("Rien n'est rayé : relancez avec --yes pour confirmer.")
         raise typer.Exit(1)
-    try:
-        out = service.strike(
-            stored, target, reason, transfer.game_master_user(stored, gm), pv.token
-        )
-    except service.Conflict:
-        err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
-        raise typer.Exit(1) from None
-    if not out.ok:
-        raise _refused(out.code, out.message)
+    with _busy_refused():
+        try:
+            out = service.strike(
+                stored, target, reason, transfer.game_master_user(stored, gm), pv.token
+            )
+        except service.Conflict:
+            err.print(f"[red]Refusé[/red] : {service.Conflict.message}", highlight=False)
+            raise typer.Exit(1) from None
+        if not out.ok:
+            raise _refused(out.code, out.message)
+        accounts.reconcile(stored)  # (a struck replacement gives the old account back)
     console.print(f"Action n°{target.pk} rayée ; la partie a été reconstruite sans elle.")
 
 

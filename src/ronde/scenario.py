@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from .catalog import default_catalog
-from .engine.clock import PARIS, parse_time
+from .engine.clock import PARIS, check_instant, parse_time, start_problem
 from .engine.commands import Command
 from .engine.errors import CODES, RuleViolation
 from .engine.game import Game, all_actions
@@ -140,10 +140,11 @@ def _options(raw: object, text: str, path: Path) -> dict[str, Any]:
 
 
 def _time(value: object, start: date, path: Path, line: int | None) -> datetime:
-    if isinstance(value, datetime):
-        aware = value if value.tzinfo else value.replace(tzinfo=PARIS)
-        return aware.astimezone(UTC)
     try:
+        if isinstance(value, datetime):
+            check_instant(value)  # (before any conversion: year 1 overflows)
+            aware = value if value.tzinfo else value.replace(tzinfo=PARIS)
+            return aware.astimezone(UTC)
         return parse_time(str(value), start)
     except ValueError as exc:
         raise ScenarioError(path, line, str(exc)) from None
@@ -183,6 +184,8 @@ def load(path: Path) -> Scenario:
         raise ScenarioError(path, None, f"game.start illisible : {start_raw!r}") from None
     if isinstance(start, datetime):
         start = start.date()
+    if (problem := start_problem(start)) is not None:
+        raise ScenarioError(path, None, f"game.start : {problem}")
     cast = game["cast"]
     ronde = game["ronde"]
     if not isinstance(cast, dict) or not isinstance(ronde, list):

@@ -22,6 +22,34 @@ PARIS = ZoneInfo("Europe/Paris")
 LAST_DAY = 13
 TRIAL_WINDOW = timedelta(hours=24)
 
+#: the years a game's J1 may fall in: a typo in a year must never make a game whose
+#: dates cannot be converted (year 1, year 9999), nor one a century away
+FIRST_YEAR = 2000
+LAST_YEAR = 2100
+
+
+def start_problem(start: date) -> str | None:
+    """Why ``start`` cannot be a game's J1 (French), or ``None``."""
+    if FIRST_YEAR <= start.year <= LAST_YEAR:
+        return None
+    return f"date du J1 hors limites : {start.isoformat()} (entre {FIRST_YEAR} et {LAST_YEAR})."
+
+
+def check_instant(t: datetime) -> datetime:
+    """``t`` if a game may hold it (its year between the first J1 year's eve and the
+    year after the last one).
+
+    Raises:
+        ValueError: an instant out of those bounds (French message).
+    """
+    if not FIRST_YEAR - 1 <= t.year <= LAST_YEAR + 1:
+        raise ValueError(
+            f"date hors limites : {t.date().isoformat()} (les parties se jouent entre "
+            f"{FIRST_YEAR} et {LAST_YEAR})."
+        )
+    return t
+
+
 _DAY_TIME = re.compile(r"^\s*J\s*(\d{1,2})(?:\s+(\d{1,2})[:hH](\d{2}))?\s*$", re.IGNORECASE)
 
 
@@ -135,6 +163,7 @@ def parse_time(text: str, start: date) -> datetime:
         raise ValueError(
             f"heure illisible : {text!r} (attendu « J3 10:00 » ou un horodatage ISO 8601)"
         ) from None
+    check_instant(t)  # (before any conversion: year 1 and year 9999 overflow)
     if t.tzinfo is None:
         t = t.replace(tzinfo=PARIS)
     return t.astimezone(UTC)

@@ -8,6 +8,7 @@ rebuilds the same state from a log without deciding anything again.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -16,7 +17,7 @@ from typing import Any
 
 from . import accusations, admin, chorus, constraints, trials, unmasking, verdicts
 from .character import Character, answering, character_of
-from .clock import LAST_DAY, cutoff_1313, day_start, format_time
+from .clock import LAST_DAY, cutoff_1313, day_start, format_time, start_problem
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
@@ -312,6 +313,25 @@ def canonical_args(args: Mapping[str, Any]) -> str:
     return json.dumps(dict(args), sort_keys=True, ensure_ascii=False, default=str)
 
 
+#: the lists of the state ``evolve`` only appends to (their items never change): shared
+#: item by item by a fork (``Game.fork``)
+_APPEND_ONLY = ("messages", "unmask_order", "investigations", "constraint_failures", "items_log")
+
+
+def _fork_state(g: GameState) -> GameState:
+    """A deep copy of ``g`` but for its registry and catalog (shared), its memos
+    (emptied: recomputed when read) and its append-only lists (copied shallowly)."""
+    memo: dict[int, Any] = {id(g.catalog): g.catalog, id(g.characters): g.characters}
+    memo[id(g.memo_cache)] = {}
+    for name in _APPEND_ONLY:
+        items = getattr(g, name)
+        memo[id(items)] = list(items)
+    for p in g.players.values():
+        memo[id(p.lines)] = list(p.lines)
+    forked: GameState = copy.deepcopy(g, memo)
+    return forked
+
+
 class Game:
     """One game: its state and its event log (in memory).
 
@@ -337,6 +357,9 @@ class Game:
         # identical command on a later day is another key anyway
         self._seen_day: int | None = None
         self._seen: list[tuple[Command, list[str]]] = []
+        # the commands of that day recorded before those seen here, read only when a
+        # command of that day draws (a replayed game: see ``count_earlier``)
+        self._earlier: Callable[[], Iterable[Command]] | None = None
 
     # -- creation and replay ----------------------------------------------------------
     @classmethod
@@ -359,6 +382,9 @@ class Game:
         Raises:
             RuleViolation: an invalid setup (see :func:`validate_setup`) or option.
         """
+        problem = start_problem(start)
+        if problem is not None:
+            raise RuleViolation("invalid_argument", problem[0].upper() + problem[1:])
         roster = list(players if players is not None else cast)
         gms = list(game_masters or ["Mj"])
         resolved, slots = validate_setup(roster, cast, ronde, gms)
@@ -381,8 +407,16 @@ class Game:
         events: Iterable[Event],
         catalog: ItemCatalog,
         characters: Mapping[str, Character] = REGISTRY,
+        *,
+        commands: Iterable[Command] = (),
     ) -> Game:
         """Rebuild a game from its log (nothing is decided or drawn again).
+
+        ``commands``: the accepted commands whose events are in ``events``, in the order
+        they were recorded (at least those of the last one's counting day; the store
+        knows them: each stored event names its action). They are counted as
+        :meth:`execute` counts them, so that an identical command recorded after the
+        replay keys its draws as it would have without it (:func:`_draw_key`).
 
         Raises:
             ValueError: the log does not start with ``GameCreated``.
@@ -395,7 +429,53 @@ class Game:
         rest = list(it)
         evolve_all(game.state, rest)
         game.log += rest
+        for cmd in commands:
+            game.count_command(cmd)
         return game
+
+    def fork(self) -> Game:
+        """A private copy of this game to run forward without touching it (what the next
+        timers would record: the game masters' forecast of the next midnight): its state
+        copied, its events (immutable) shared. The long lists ``evolve`` only ever
+        appends to, whose items it never changes (the messages, each player's score
+        lines, the logs of items, investigations, failures and unmaskings), are copied
+        shallowly: a fork costs about the same whatever the log's length."""
+        other = Game.__new__(Game)
+        other.catalog = self.catalog
+        other.characters = self.characters
+        other.state = _fork_state(self.state)
+        other.log = list(self.log)
+        other._actions = None
+        other._seen_day = self._seen_day
+        other._seen = [(c, list(keys)) for c, keys in self._seen]
+        other._earlier = self._earlier
+        return other
+
+    def count_command(self, cmd: Command) -> None:
+        """Count ``cmd``, accepted and whose events this game already applied (a replay,
+        or events another process recorded), among the commands of its counting day, as
+        :meth:`execute` does: the keys of later identical commands' draws depend on it."""
+        at = cmd.at if cmd.at.tzinfo is UTC else cmd.at.astimezone(UTC)
+        day = self.state.day(at)
+        if self._seen_day != day:
+            self._seen_day, self._seen, self._earlier = day, [], None
+        self._seen.append((Command(cmd.action, cmd.by, at, cmd.args), []))
+
+    def count_earlier(self, day: int, load: Callable[[], Iterable[Command]]) -> None:
+        """The accepted commands of counting day ``day`` whose events this game already
+        applied, counted as :meth:`count_command` counts each (they come before the
+        commands counted after this call), but read (``load()``) only if a command of
+        that day draws: most never do, and a long day has thousands of commands."""
+        self._seen_day, self._seen, self._earlier = day, [], load
+
+    def _counted(self, seen: list[tuple[Command, list[str]]]) -> list[tuple[Command, list[str]]]:
+        """``seen``, the commands of the day counted so far, with the earlier ones read
+        first if they are still to be read (``count_earlier``)."""
+        load = self._earlier
+        if load is not None and seen is self._seen:
+            self._earlier = None
+            seen[:0] = [(Command(c.action, c.by, c.at.astimezone(UTC), c.args), []) for c in load()]
+        return seen
 
     # -- time ----------------------------------------------------------------------
     def _emit(self, e: Event) -> None:
@@ -589,11 +669,11 @@ class Game:
                 raise RuleViolation("invalid_argument", f"Nom d'argument illisible : {name!r}.")
         day = g.day(cmd.at)
         if self._seen_day != day:
-            self._seen_day, self._seen = day, []
+            self._seen_day, self._seen, self._earlier = day, [], None
         seen = self._seen
         mine: tuple[Command, list[str]] = (cmd, [])
         # (the key of its draws, made only if it draws: most commands draw nothing)
-        ctx = Context(g, cmd.at, self._emit, lambda: _draw_key(seen, mine, day))
+        ctx = Context(g, cmd.at, self._emit, lambda: _draw_key(self._counted(seen), mine, day))
         previous_clock = g.clock
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         seat = g.seat_of(cmd.by)

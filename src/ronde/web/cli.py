@@ -310,8 +310,13 @@ def tick_command(
     _require_database()
     _require_migrated()
     from django.core.management import call_command
+    from django.core.management.base import CommandError
 
-    call_command("ronde_tick")
+    try:
+        call_command("ronde_tick")
+    except CommandError as exc:  # (some games failed, named above; the others ticked)
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
 
 
 def manage_command(ctx: typer.Context) -> None:

@@ -191,6 +191,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "ronde.web.games.middleware.OneTimeFormMiddleware",
+    "ronde.web.games.middleware.BusyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -257,10 +258,12 @@ def sqlite_database(path: Path) -> dict[str, Any]:
         "NAME": str(path),
         "OPTIONS": {
             "init_command": (
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=30000;"
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=70000;"
             ),
             "transaction_mode": "IMMEDIATE",
-            "timeout": 30,
+            # a writer waits for the lock up to ronde.web.games.busy.WAIT_SECONDS (then a
+            # French "busy, retry" answer, never an error page)
+            "timeout": 70,
         },
         # a file (not :memory:) so that threads and the live server share the test database
         "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ronde-test-{os.getpid()}.sqlite3")},

@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ronde.engine.errors import RuleViolation
 from ronde.engine.names import fold_name
 
 from .models import Game, GameMaster, Invitation, Membership
@@ -280,7 +281,17 @@ def add_player(game: Game, pseudo: str, user: User | None = None) -> Membership:
 
 
 def add_game_master(game: Game, name: str) -> GameMaster:
-    """A game master's seat, taken by whoever accepts its invitation."""
+    """A game master's seat, taken by whoever accepts its invitation.
+
+    Raises:
+        RuleViolation: a name longer than the store keeps (nothing is written).
+    """
+    limit = GameMaster._meta.get_field("name").max_length or 60
+    if len(name) > limit:
+        raise RuleViolation(
+            "invalid_argument",
+            f"Nom de MJ trop long : « {name[:limit]}… » ({len(name)} caractères, {limit} au plus).",
+        )
     gm = GameMaster.objects.create(game=game, user=None, name=name)
     invite(game, gm)
     return gm

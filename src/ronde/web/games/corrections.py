@@ -1,10 +1,13 @@
-"""Corrections by replay: rebuild a game from its recorded actions, diff, strike.
+"""Corrections by replay: rebuild a game from the corrected instant, diff, strike.
 
 Striking a recorded action, or recording one before the last event, rebuilds the
-game from ``GameCreated`` and the recorded actions in time order (timers fire
-again in between) and compares the result with the current log; confirmed, the
-rebuilt log becomes a new generation that shares its unchanged beginning with the
-previous one (only the rest is appended). Nothing is ever deleted.
+game from that instant only: the recorded events before it are kept as they are
+(replayed into a snapshot of the game at that instant, never decided again by
+today's code), and only the recorded actions at or after it are executed again,
+in the order of their UTC instants (the autumn's repeated hour included), timers
+in between. The result is compared with the current log; confirmed, it becomes a
+new generation that shares its unchanged beginning with the previous one (only
+the rest is appended). Nothing is ever deleted.
 
 Every function here runs inside the caller's transaction, the game row locked.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from ronde.engine.clock import PARIS
@@ -58,9 +61,15 @@ class Outcome:
     token: str = ""
 
 
+#: the order of an action not saved yet among those recorded at the same instant: after
+#: them all (a saved action's order is its row id)
+LAST = 1 << 62
+
+
 @dataclass
 class Planned:
-    """An action to (re)play: a stored one or a new one not saved yet."""
+    """An action to (re)play: a recorded one (its row's ``pk``, who recorded it, its
+    fate in the current generation) or a new one not saved yet (``stored`` once saved)."""
 
     action: str
     by: str
@@ -68,17 +77,48 @@ class Planned:
     args: dict[str, Any]
     stored: Action | None = None
     order: int = 0
+    pk: int | None = None
+    recorder: int | None = None
+    outcome: str = "applied"
+    message: str = ""
+
+    def row(self, game: Game) -> Action:
+        """Its :class:`Action` (made from what was read: no query)."""
+        if self.stored is not None:
+            return self.stored
+        return Action(
+            id=self.pk,
+            game_id=game.pk,
+            action=self.action,
+            by=self.by,
+            at=self.at,
+            args=self.args,
+            recorded_by_id=self.recorder,
+            outcome=self.outcome,
+            message=self.message,
+        )
 
     def command(self) -> Command:
         return Command(self.action, self.by, self.at.astimezone(PARIS), dict(self.args))
 
+    def key(self) -> tuple[datetime, int]:
+        """Its place among the actions replayed: its UTC instant (never Paris wall time,
+        which repeats an hour in autumn), then the order it was recorded in."""
+        return self.at.astimezone(UTC), self.order
+
 
 @dataclass
 class Rebuilt:
+    """The game rebuilt from an instant: the current log's first ``kept`` events as
+    they were, then ``events``."""
+
     eng: EngineGame
-    #: (event, planned action or None for creation and timers)
+    kept: int
+    #: (event, planned action or None for timers) after the kept ones
     events: list[tuple[EngineEvent, Planned | None]]
     refused: dict[int, RuleViolation]  # id(planned) -> refusal
+    #: the actions executed again (their outcome may change)
+    planned: list[Planned]
 
 
 def save_action(
@@ -101,28 +141,75 @@ def save_action(
         request=request,
     )
     planned.stored = saved
+    planned.order = planned.pk = saved.pk
+    planned.recorder = saved.recorded_by_id
     return saved
 
 
-def planned_actions(game: Game, *, without: Action | None = None) -> list[Planned]:
-    """The recorded actions not struck out, in the order they are replayed."""
+def planned_actions(game: Game, *, since: datetime, without: Action | None = None) -> list[Planned]:
+    """The recorded actions not struck out at or after ``since``, in the order they are
+    replayed."""
     out = []
-    rows = Action.objects.filter(game=game, struck=False).select_related("recorded_by")
-    for a in rows.order_by("at", "id"):
-        if without is not None and a.pk == without.pk:
+    cols = ("pk", "action", "by", "at", "args", "recorded_by_id", "outcome", "message")
+    rows = Action.objects.filter(game=game, struck=False, at__gte=since).values_list(*cols)
+    for pk, action, by, at, args, recorder, outcome, message in rows:
+        if without is not None and pk == without.pk:
             continue
-        out.append(Planned(a.action, a.by, a.at.astimezone(PARIS), dict(a.args), a, a.pk))
+        when = at.astimezone(PARIS)
+        out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message))
+    out.sort(key=Planned.key)
     return out
 
 
-def rebuild(base: EngineGame, planned: list[Planned], until: datetime) -> Rebuilt:
-    """Replay ``GameCreated`` and ``planned`` in time order, timers in between, then
-    the timers due by ``until``."""
-    created = base.log[0]
-    eng = replay([created])
-    out: list[tuple[EngineEvent, Planned | None]] = [(created, None)]
+def cut(base: EngineGame, t: datetime) -> int:
+    """How many events of ``base``'s log come before ``t``: the first event at or after
+    ``t`` and everything after it are rebuilt (``GameCreated`` is always kept)."""
+    t = t.astimezone(UTC)
+    log = base.log
+    for i in range(1, len(log)):
+        if log[i].at >= t:
+            return i
+    return len(log)
+
+
+def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
+    """The game after the first ``kept`` events of the current log: those events
+    replayed (nothing decided or drawn again), with the commands of the last counting
+    day counted as they were recorded (they key the draws of identical ones after them,
+    ``Game.count_earlier``; read from the store only if one of that day draws)."""
+    g = base.state
+    log = base.log
+    eng = replay(log[:kept])
+    if kept <= 1:
+        return eng
+    day = g.day(log[kept - 1].at)
+    day_start = g.day_start(day)
+    first = kept
+    while first > 1 and log[first - 1].at >= day_start:
+        first -= 1
+
+    def ids() -> list[int]:
+        """The actions of the events ``first`` to ``kept`` (that day's), in order."""
+        actions = [a for _seq, a in eventstore.rows_between(row, first, kept)]
+        if len(actions) != kept - first:  # (not the stored log's shape: read it whole)
+            actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][first:kept]
+        return list(dict.fromkeys(a for a in actions if a is not None))
+
+    eventstore.count_day(row.pk, eng, day, ids)
+    return eng
+
+
+def rebuild(
+    row: Game, base: EngineGame, t: datetime, planned: list[Planned], until: datetime
+) -> Rebuilt:
+    """The game rebuilt from ``t``: the events before ``t`` kept, then ``planned`` (the
+    actions at or after ``t``) executed in UTC order, timers in between, then the
+    timers due by ``until``."""
+    kept = cut(base, t)
+    eng = snapshot(row, base, kept)
+    out: list[tuple[EngineEvent, Planned | None]] = []
     refused: dict[int, RuleViolation] = {}
-    for p in sorted(planned, key=lambda p: (p.at, p.order)):
+    for p in sorted(planned, key=Planned.key):
         for e in eng.advance(p.at):
             out.append((e, None))
         try:
@@ -133,66 +220,90 @@ def rebuild(base: EngineGame, planned: list[Planned], until: datetime) -> Rebuil
         out.extend((e, p) for e in own)
     for e in eng.advance(until):
         out.append((e, None))
-    return Rebuilt(eng, out, refused)
+    return Rebuilt(eng, kept, out, refused, planned)
 
 
-def diff(old: EngineGame, new: Rebuilt, planned: list[Planned]) -> Diff:
-    before = Counter(canonical(e) for e in old.log)
-    after = Counter(canonical(e) for e, _ in new.events)
+def _same(a: EngineEvent, b: EngineEvent) -> bool:
+    """Whether two events are the same fact: equal as structures, or (an event read back
+    from JSON, whose tuples became lists) by their canonical text."""
+    return a == b or canonical(a) == canonical(b)
+
+
+def _common(old: list[EngineEvent], new: list[EngineEvent]) -> tuple[int, int]:
+    """How many events ``old`` and ``new`` share at their start, and then at their end."""
+    head = 0
+    n = min(len(old), len(new))
+    while head < n and _same(old[head], new[head]):
+        head += 1
+    tail = 0
+    while tail < n - head and _same(old[-1 - tail], new[-1 - tail]):
+        tail += 1
+    return head, tail
+
+
+def diff(game: Game, old: EngineGame, new: Rebuilt) -> Diff:
+    """What the rebuilt game changes: events removed and added after the kept ones
+    (what both share at the start and at the end of the rebuilt part is skipped
+    without encoding it), actions executed again that change fate."""
+    was = old.log[new.kept :]
+    now = [e for e, _p in new.events]
+    head, tail = _common(was, now)
+    was, now = was[head : len(was) - tail], now[head : len(now) - tail]
+    before = Counter(canonical(e) for e in was)
+    after = Counter(canonical(e) for e in now)
     removed_keys = before - after
     added_keys = after - before
     d = Diff()
-    for e in old.log:
+    for e in was:
         k = canonical(e)
         if removed_keys[k] > 0:
             removed_keys[k] -= 1
             d.removed.append(e)
-    for e, _ in new.events:
+    for e in now:
         k = canonical(e)
         if added_keys[k] > 0:
             added_keys[k] -= 1
             d.added.append(e)
-    for p in planned:
-        a = p.stored
-        if a is None:
+    for p in new.planned:
+        if p.pk is None:
             continue
         rv = new.refused.get(id(p))
-        if rv is not None and a.outcome == "applied":
-            d.newly_refused.append((a, rv.message))
-        elif rv is None and a.outcome == "refused":
-            d.newly_applied.append(a)
+        if rv is not None and p.outcome == "applied":
+            d.newly_refused.append((p.row(game), rv.message))
+        elif rv is None and p.outcome == "refused":
+            d.newly_applied.append(p.row(game))
     return d
 
 
 def write_generation(
-    row: Game,
-    base: EngineGame,
-    rebuilt: Rebuilt,
-    planned: list[Planned],
-    t: datetime,
-) -> list[Any]:
+    row: Game, base: EngineGame, rebuilt: Rebuilt, t: datetime
+) -> list[eventstore.Appended]:
     """Store the rebuilt log as the next generation: only what follows the longest
-    prefix it shares with the current log is written. Returns the appended rows."""
-    shared = 0
-    for old, (new, _p) in zip(base.log, rebuilt.events, strict=False):
-        if canonical(old) != canonical(new):
+    prefix it shares with the current log is written. Returns the last appended row."""
+    shared = rebuilt.kept
+    for old, (new, _p) in zip(base.log[rebuilt.kept :], rebuilt.events, strict=False):
+        if not _same(old, new):
             break
         shared += 1
     row.generation += 1
     Generation.objects.create(game=row, number=row.generation, shared=shared, created_at=t)
     items = []
-    for e, p in rebuilt.events[shared:]:
-        a = p.stored if p is not None else None
-        items.append((e, a, a.recorded_by if a is not None else None))
+    for e, p in rebuilt.events[shared - rebuilt.kept :]:
+        items.append((e, p.pk if p else None, p.recorder if p else None))
     rows = eventstore.append(row, items, at=t)
-    for p in planned:
-        if p.stored is None:
+    fates: dict[tuple[str, str], list[int]] = {}
+    for p in rebuilt.planned:
+        if p.pk is None:
             continue
         rv = rebuilt.refused.get(id(p))
-        outcome, message = ("refused", rv.message) if rv else ("applied", "")
-        if (p.stored.outcome, p.stored.message) != (outcome, message):
-            p.stored.outcome, p.stored.message = outcome, message
-            p.stored.save(update_fields=["outcome", "message"])
+        fate = ("refused", rv.message) if rv else ("applied", "")
+        if (p.outcome, p.message) != fate:
+            p.outcome, p.message = fate
+            if p.stored is not None:
+                p.stored.outcome, p.stored.message = fate
+            fates.setdefault(fate, []).append(p.pk)
+    for (outcome, message), pks in fates.items():
+        Action.objects.filter(pk__in=pks).update(outcome=outcome, message=message)
     return rows
 
 
@@ -203,41 +314,41 @@ def insert_past(
     t: datetime,
     *,
     confirm: str | None,
-) -> tuple[Outcome, Rebuilt | None, list[Planned]]:
+) -> tuple[Outcome, Rebuilt | None]:
     """Rebuild the game with ``planned`` inserted before the last event (nothing is
-    written). Returns the outcome (refused, or a preview to confirm) and, when it may
-    be written, the rebuilt game and every planned action.
+    written), from its instant. Returns the outcome (refused, or a preview to confirm)
+    and, when it may be written, the rebuilt game.
 
     Raises:
         eventstore.Conflict: the game changed since the preview being confirmed.
     """
-    others = planned_actions(row)
-    planned.order = (max((p.order for p in others), default=0)) + 1
-    everything = [*others, planned]
-    rebuilt = rebuild(base, everything, t)
+    planned.order = LAST  # (after the actions recorded at the same instant)
+    everything = [*planned_actions(row, since=planned.at), planned]
+    rebuilt = rebuild(row, base, planned.at, everything, t)
     rv = rebuilt.refused.get(id(planned))
     if rv is not None:
-        return Outcome(False, rv.code, rv.message), None, everything
-    d = diff(base, rebuilt, everything)
+        return Outcome(False, rv.code, rv.message), None
+    d = diff(row, base, rebuilt)
     if d.destructive and confirm != row.version:
         if confirm is not None:
             raise eventstore.Conflict()
-        return Outcome(False, preview=d, token=row.version), None, everything
+        return Outcome(False, preview=d, token=row.version), None
     own = [e for e, p in rebuilt.events if p is planned]
-    return Outcome(True, events=own, preview=d), rebuilt, everything
+    return Outcome(True, events=own, preview=d), rebuilt
 
 
 def preview_strike(game: Game, base: EngineGame, action: Action, t: datetime) -> Outcome:
     """What striking ``action`` would change (nothing is written)."""
-    planned = planned_actions(game, without=action)
-    rebuilt = rebuild(base, planned, t)
-    return Outcome(True, preview=diff(base, rebuilt, planned), token=game.version)
+    planned = planned_actions(game, since=action.at, without=action)
+    rebuilt = rebuild(game, base, action.at, planned, t)
+    return Outcome(True, preview=diff(game, base, rebuilt), token=game.version)
 
 
 def strike_rebuild(
     row: Game, base: EngineGame, target: Action, t: datetime
-) -> tuple[Diff, Rebuilt, list[Planned]]:
-    """The game rebuilt without ``target`` and the difference it makes."""
-    planned = planned_actions(row, without=target)
-    rebuilt = rebuild(base, planned, t)
-    return diff(base, rebuilt, planned), rebuilt, planned
+) -> tuple[Diff, Rebuilt]:
+    """The game rebuilt without ``target`` (from its instant) and the difference it
+    makes."""
+    planned = planned_actions(row, since=target.at, without=target)
+    rebuilt = rebuild(row, base, target.at, planned, t)
+    return diff(row, base, rebuilt), rebuilt

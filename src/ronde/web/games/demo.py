@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -64,8 +65,11 @@ def play_until(
     seed: int = 1,
     options: dict[str, Any] | None = None,
     game_masters: tuple[str, ...] = GAME_MASTERS,
+    between: Callable[[RecordingGame, datetime], None] | None = None,
 ) -> Played:
-    """Bots play a ``players``-player game from J1 up to ``until`` (the simulator's turns)."""
+    """Bots play a ``players``-player game from J1 up to ``until`` (the simulator's turns).
+    ``between(game, t)`` is called before each time of day ``t`` (benchmarks add their
+    own actions there)."""
     rng = random.Random(seed)
     names = [f"Joueur{i:02d}" for i in range(1, players + 1)]
     cast, ronde = draw(names, random.Random(rng.random()))  # type: ignore[arg-type]
@@ -88,6 +92,8 @@ def play_until(
             if t > until:
                 game.advance(until)
                 return Played(game, until, res.refused)
+            if between is not None:
+                between(game, t)
             game.advance(t)
             sim._game_master_turn(game, day, t, rng, res, first=i == 0)
             if day >= 2:

@@ -16,17 +16,21 @@ the writer copies or replays it.
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.signals import request_finished
+from django.db import connections
+from django.db.models import Min
 
 from ronde.catalog import default_catalog
+from ronde.engine.commands import Command
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import from_json, to_json
 from ronde.engine.evolve import evolve
@@ -54,6 +58,33 @@ def args_json(args: Any) -> dict[str, Any]:
     """Command arguments as stored (JSON types only)."""
     data: dict[str, Any] = orjson.loads(orjson.dumps(dict(args)))
     return data
+
+
+#: the largest whole number stored exactly by every reader of the JSON (2**53 - 1)
+MAX_EXACT_INT = 2**53 - 1
+
+
+def inexact(value: Any) -> str | None:
+    """Why ``value`` would not be stored and read back exactly as JSON (French: what it
+    is), or ``None``: strings, booleans, ``null``, finite numbers (whole ones up to
+    2**53), lists of them and maps with string keys are."""
+    if value is None or isinstance(value, bool | str):
+        return None
+    if isinstance(value, int):
+        return None if abs(value) <= MAX_EXACT_INT else "un nombre entier trop grand"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else "un nombre infini ou indéfini"
+    if isinstance(value, list | tuple):
+        return next((p for v in value if (p := inexact(v)) is not None), None)
+    if isinstance(value, dict):
+        if any(not isinstance(k, str) for k in value):
+            return "un dictionnaire dont une clé n'est pas du texte"
+        return next((p for v in value.values() if (p := inexact(v)) is not None), None)
+    if isinstance(value, datetime | date):
+        return "une date (écrivez-la entre guillemets)"
+    if isinstance(value, bytes | bytearray):
+        return "des données binaires"
+    return f"une valeur de type {type(value).__name__}"
 
 
 def canonical(e: EngineEvent) -> bytes:
@@ -87,26 +118,125 @@ def log_rows(game: Game, generation: int | None = None) -> list[Event]:
     return rows
 
 
-def _log_data(game: Game, gen: int) -> list[tuple[int, int, dict[str, Any]]]:
-    """(pk, seq, data) of a generation's log (the fast path of :func:`log_rows`)."""
-    rows: list[tuple[int, int, dict[str, Any]]] = []
+Row = tuple[int, int, int | None, dict[str, Any]]
+
+
+def _log_data(game: Game, gen: int) -> list[Row]:
+    """(pk, seq, action id, data) of a generation's log (the fast path of
+    :func:`log_rows`)."""
+    rows: list[Row] = []
     for g, shared in _chain(game, gen):
-        own = list(
+        own: list[Row] = list(
             Event.objects.filter(game=game, generation=g)
             .order_by("seq")
-            .values_list("pk", "seq", "data")
+            .values_list("pk", "seq", "action_id", "data")
         )
         rows = rows[:shared] + own
     return rows
 
 
+def log_data(game: Game) -> list[Row]:
+    """(pk, seq, action id, data) of the current log's events, in order."""
+    return _log_data(game, game.generation)
+
+
 def stored_events(game: Game, generation: int | None = None) -> list[EngineEvent]:
     gen = game.generation if generation is None else generation
-    return [from_json(d) for _pk, _seq, d in _log_data(game, gen)]
+    return [from_json(d) for _pk, _seq, _a, d in _log_data(game, gen)]
 
 
-def replay(events: Iterable[EngineEvent]) -> EngineGame:
-    return EngineGame.replay(events, default_catalog())
+def _segments(game: Game) -> list[tuple[int, int, int | None, int]]:
+    """(generation, the positions its own rows hold in the current log: first and end
+    (``None``: to the end of the log), the ``seq`` of its first own row), oldest first,
+    for the generations whose own rows are in the current log. A generation's own rows
+    have consecutive ``seq`` (nothing else is appended to a game while it is its
+    current generation), so a position is found without reading the log."""
+    chain = _chain(game, game.generation)
+    firsts = dict(
+        Event.objects.filter(game=game, generation__in=[g for g, _s in chain])
+        .values_list("generation")
+        .annotate(first=Min("seq"))
+        .values_list("generation", "first")
+    )
+    out: list[tuple[int, int, int | None, int]] = []
+    limit: int | None = None  # (a later generation's shared part ends every earlier one)
+    for g, shared in reversed(chain):
+        if g in firsts and (limit is None or shared < limit):
+            out.append((g, shared, limit, firsts[g]))
+        limit = shared if limit is None else min(limit, shared)
+    out.reverse()
+    return out
+
+
+def rows_between(game: Game, lo: int, hi: int) -> list[tuple[int, int | None]]:
+    """(seq, action id) of the current log's events at positions ``lo`` to ``hi``
+    (excluded), in order: a few indexed queries, whatever the log's length."""
+    out: list[tuple[int, int | None]] = []
+    for g, begin, end, first in _segments(game):
+        a = max(lo, begin)
+        b = hi if end is None else min(hi, end)
+        if a >= b:
+            continue
+        out += list(
+            Event.objects.filter(
+                game=game, generation=g, seq__gte=first + a - begin, seq__lt=first + b - begin
+            )
+            .order_by("seq")
+            .values_list("seq", "action_id")
+        )
+    return out
+
+
+def commands_of(game_id: int, ids: list[int]) -> list[Command]:
+    """The commands of the recorded actions ``ids`` of a game, in that order (read by
+    a range of row ids: a day may hold more actions than a query may name)."""
+    if not ids:
+        return []
+    wanted = set(ids)
+    found = {
+        pk: Command(action, by, at, dict(args))
+        for pk, action, by, at, args in Action.objects.filter(
+            game_id=game_id, pk__gte=min(ids), pk__lte=max(ids)
+        ).values_list("pk", "action", "by", "at", "args")
+        if pk in wanted
+    }
+    return [found[i] for i in ids if i in found]
+
+
+def day_actions(eng: EngineGame, actions: Sequence[int | None], end: int) -> tuple[int, list[int]]:
+    """The recorded actions whose events are in ``eng.log`` before position ``end`` on
+    the counting day of the last of them, in the order they were recorded, and that day
+    (what keys the draws of an identical command after them: ``Game.count_earlier``).
+    ``actions[i]`` is the action of event ``i`` (``None``: the creation or a timer)."""
+    g = eng.state
+    log = eng.log
+    day: int | None = None
+    out: list[int] = []
+    seen: set[int] = set()
+    i = end - 1
+    while i > 0:
+        aid = actions[i]
+        if aid is not None and aid not in seen:
+            d = g.day(log[i].at)
+            if day is None:
+                day = d
+            elif d != day:
+                break
+            out.append(aid)
+            seen.add(aid)
+        i -= 1
+    out.reverse()
+    return (day or 0), out
+
+
+def count_day(game_id: int, eng: EngineGame, day: int, ids: Callable[[], list[int]]) -> None:
+    """Count, in ``eng``, the recorded actions ``ids()`` of counting day ``day`` (read
+    from the store only if a command of that day draws)."""
+    eng.count_earlier(day, lambda: commands_of(game_id, ids()))
+
+
+def replay(events: Iterable[EngineEvent], commands: Iterable[Command] = ()) -> EngineGame:
+    return EngineGame.replay(events, default_catalog(), commands=commands)
 
 
 # -- the held games --------------------------------------------------------------------------
@@ -191,22 +321,28 @@ def _catch_up(game: Game, h: Held) -> bool:
     if h.generation != game.generation:
         return False
     # two indexed queries (an OR of both would scan the whole log)
-    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list("pk", "seq", "data"))
+    cols = ("pk", "seq", "action_id", "data")
+    rows = list(Event.objects.filter(game=game, seq=h.seq).values_list(*cols))
     rows += list(
         Event.objects.filter(game=game, generation=game.generation, seq__gt=h.seq)
         .order_by("seq")
-        .values_list("pk", "seq", "data")
+        .values_list(*cols)
     )
     if not rows or rows[0][0] != h.pk or rows[0][1] != h.seq:
         return False
     last = h.eng.log[-1]
-    if orjson.dumps(rows[0][2], option=orjson.OPT_SORT_KEYS) != canonical(last):
+    if orjson.dumps(rows[0][3], option=orjson.OPT_SORT_KEYS) != canonical(last):
         return False
     eng = h.eng
-    for _pk, _seq, data in rows[1:]:
+    ids: list[int] = []
+    for _pk, _seq, aid, data in rows[1:]:
         e = from_json(data)
         evolve(eng.state, e)
         eng.log.append(e)
+        if aid is not None and aid not in ids and aid != rows[0][2]:
+            ids.append(aid)
+    for cmd in commands_of(game.pk, ids):
+        eng.count_command(cmd)  # (recorded by another worker: they key later draws)
     h.pk, h.seq = rows[-1][0], rows[-1][1]
     h.version = game.version
     return True
@@ -229,16 +365,20 @@ def load(game: Game, *, fresh: bool = False) -> EngineGame:
     if h is not None and (h.version == game.version or _catch_up(game, h)):
         return h.eng
     rows = _log_data(game, game.generation)
-    eng = replay(from_json(d) for _pk, _seq, d in rows)
-    pk, seq, _d = rows[-1]
+    eng = replay(from_json(d) for _pk, _seq, _a, d in rows)
+    actions = [a for _pk, _seq, a, _d in rows]
+    day, ids = day_actions(eng, actions, len(rows))
+    if ids:  # (the last day's: they key the draws of identical ones)
+        count_day(game.pk, eng, day, lambda: ids)
+    pk, seq, _a, _d = rows[-1]
     _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch)
     return eng
 
 
-def adopt(game: Game, eng: EngineGame, rows: list[Event]) -> None:
+def adopt(game: Game, eng: EngineGame, rows: list[Appended]) -> None:
     """Hold ``eng`` as the game at its just written version, whose log ends with the
     appended ``rows`` (without rows, the next load replays)."""
-    if not rows or rows[-1].pk is None:
+    if not rows:
         drop(game.pk)
         return
     last = rows[-1]
@@ -252,28 +392,70 @@ def user_or_none(user: User | None) -> Any:
     return user
 
 
+@dataclass(frozen=True)
+class Appended:
+    """The last row :func:`append` wrote."""
+
+    pk: int
+    seq: int
+
+
 def append(
     game: Game,
-    items: Iterable[tuple[EngineEvent, Action | None, Any]],
+    items: Iterable[tuple[EngineEvent, Action | int | None, Any]],
     *,
     at: datetime,
-) -> list[Event]:
-    """Append (event, action, recording user) rows after the game's last ``seq``
-    (the caller holds the game's lock and saves the game)."""
-    rows = []
+) -> list[Appended]:
+    """Append (event, action or its id, recording user or its id) rows after the game's
+    last ``seq`` (the caller holds the game's lock and saves the game); returns the last
+    row written (none if nothing was). One statement for every row, without model
+    instances: a correction may write a whole day's events."""
+    conn = connections[Event.objects.db]
+    ops = conn.ops
+    recorded = ops.adapt_datetimefield_value(at)
+    instants: dict[datetime, Any] = {}  # (many events share an instant: adapted once)
+    params = []
     for e, action, user in items:
         game.last_seq += 1
-        rows.append(
-            Event(
-                game=game,
-                seq=game.last_seq,
-                generation=game.generation,
-                type=e.TYPE,
-                at=e.at,
-                data=event_json(e),
-                action=action,
-                recorded_by=user,
-                recorded_at=at,
+        data = to_json(e)
+        when = instants.get(e.at)
+        if when is None:
+            when = instants[e.at] = ops.adapt_datetimefield_value(e.at)
+        params.append(
+            (
+                game.pk,
+                game.last_seq,
+                game.generation,
+                e.TYPE,
+                when,
+                orjson.dumps(data).decode(),  # (the text of ``event_json``)
+                action if action is None or isinstance(action, int) else action.pk,
+                user if user is None or isinstance(user, int) else user.pk,
+                recorded,
             )
         )
-    return Event.objects.bulk_create(rows, batch_size=500)
+    if not params:
+        return []
+    with conn.cursor() as cursor:
+        cursor.executemany(_insert_sql(conn), params)
+    pk = Event.objects.filter(game=game, seq=game.last_seq).values_list("pk", flat=True).get()
+    return [Appended(pk, game.last_seq)]
+
+
+_INSERT: dict[str, str] = {}
+
+
+def _insert_sql(conn: Any) -> str:
+    sql = _INSERT.get(conn.vendor)
+    if sql is None:
+        qn = conn.ops.quote_name
+        cols = ["game_id", "seq", "generation", "type", "at", "data", "action_id"]
+        cols += ["recorded_by_id", "recorded_at"]
+        values = ["%s"] * len(cols)
+        if conn.vendor == "postgresql":
+            values[cols.index("data")] = "CAST(%s AS jsonb)"
+        sql = _INSERT[conn.vendor] = (
+            f"INSERT INTO {qn(Event._meta.db_table)} ({', '.join(qn(c) for c in cols)}) "
+            f"VALUES ({', '.join(values)})"
+        )
+    return sql

@@ -24,8 +24,11 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.middleware.locale import LocaleMiddleware
+from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from . import busy
 
 
 class FrenchFirstLocaleMiddleware(LocaleMiddleware):
@@ -203,3 +206,31 @@ class OneTimeFormMiddleware:
             _("Ce formulaire avait déjà été envoyé : rien de plus n'a été enregistré."),
         )
         return HttpResponseRedirect(target)
+
+
+class BusyMiddleware:
+    """A write that waited more than :data:`.busy.WAIT_SECONDS` for its game's lock (a
+    long correction, a stuck writer): a French "busy, retry" page (HTTP 503 with
+    ``Retry-After``), never the server's error page. A game whose dates cannot be
+    converted (stored before they were bounded): a French page that says so."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if isinstance(exc, OverflowError):  # (a game stored before dates were bounded)
+            unreadable = {"title": _("Partie illisible"), "message": busy.OUT_OF_BOUNDS}
+            return render(request, "busy.html", unreadable, status=500)
+        if not busy.is_busy(exc):
+            return None
+        context: dict[str, object] = {
+            "title": _("Partie occupée"),
+            "message": busy.MESSAGE,
+            "retry": True,
+        }
+        response = render(request, "busy.html", context, status=503)
+        response["Retry-After"] = "10"
+        return response

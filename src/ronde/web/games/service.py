@@ -25,8 +25,8 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
-from datetime import date, datetime
+from collections.abc import Iterable, Mapping
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -39,7 +39,7 @@ from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
 from ronde.text import clean, clean_value
 
-from . import clocks, corrections, eventstore
+from . import busy, clocks, corrections, eventstore
 from .clocks import frozen_clock, now, set_clock
 from .corrections import Diff, Outcome, Planned
 from .eventstore import (
@@ -52,7 +52,7 @@ from .eventstore import (
     log_rows,
     stored_events,
 )
-from .models import Action, Game, Request, Strike
+from .models import Action, Game, GameMaster, Membership, Request, Strike
 
 __all__ = [
     "Conflict",
@@ -83,6 +83,47 @@ __all__ = [
 
 game_now = clocks.game_now
 
+#: the longest pseudo or game master's name the store keeps (a seat's pseudo, a game
+#: master's name, an action's author: PostgreSQL refuses one character more)
+NAME_MAX = min(
+    Membership._meta.get_field("pseudo").max_length or 60,
+    GameMaster._meta.get_field("name").max_length or 60,
+    Action._meta.get_field("by").max_length or 60,
+)
+#: the longest action name the store keeps
+ACTION_MAX = Action._meta.get_field("action").max_length or 40
+
+
+def check_names(names: Iterable[str], what: str = "Pseudo") -> None:
+    """Refuse a pseudo or a game master's name longer than the store keeps.
+
+    Raises:
+        RuleViolation: ``invalid_argument`` (French message naming it).
+    """
+    for name in names:
+        if len(name) > NAME_MAX:
+            raise RuleViolation(
+                "invalid_argument",
+                f"{what} trop long : « {name[:NAME_MAX]}… » ({len(name)} caractères, "
+                f"{NAME_MAX} au plus).",
+            )
+
+
+def _check_command(action: str, by: str, args: Mapping[str, Any]) -> None:
+    """What the store could not keep of a command, refused before the engine sees it."""
+    if len(action) > ACTION_MAX:
+        raise RuleViolation("invalid_argument", f"Action inconnue : {action[:ACTION_MAX]}….")
+    check_names([by], "Nom")
+    for key, value in args.items():
+        problem = eventstore.inexact(value)
+        if problem is not None:
+            raise RuleViolation(
+                "invalid_argument",
+                f"Valeur de « {key} » impossible à enregistrer telle quelle : {problem}.",
+            )
+    if action == "replace_player" and isinstance(args.get("new"), str):
+        check_names([args["new"].strip()], "Pseudo du remplaçant")
+
 
 def new_engine(
     *,
@@ -98,8 +139,10 @@ def new_engine(
     """A new engine game, not stored yet (:func:`start` stores it).
 
     Raises:
-        RuleViolation: an invalid setup or option.
+        RuleViolation: an invalid setup or option, a name longer than the store keeps.
     """
+    check_names(players)
+    check_names(game_masters, "Nom de MJ")
     return EngineGame.create(
         start=start,
         cast=cast,
@@ -114,9 +157,10 @@ def new_engine(
 
 
 def replayed(eng: EngineGame) -> EngineGame:
-    """A private copy of ``eng`` replayed from the same immutable events (nothing is
-    stored; e.g. to forecast what the next timers would record)."""
-    return EngineGame.replay(eng.log, default_catalog())
+    """A private copy of ``eng`` (nothing is stored; e.g. to forecast what the next
+    timers would record): forked, not replayed, so that it costs about the same
+    whatever the log's length (``Game.fork``)."""
+    return eng.fork()
 
 
 def next_timer(eng: EngineGame) -> datetime | None:
@@ -165,7 +209,7 @@ def preview(game: Game, at: datetime) -> EngineGame:
         raise RuleViolation(
             "invalid_argument", "L'aperçu montre l'avenir : choisissez une heure après maintenant."
         )
-    copy = eventstore.replay(eng.log)
+    copy = replayed(eng)
     copy.advance(at)
     return copy
 
@@ -178,6 +222,7 @@ def _timer_limit(game: Game, eng: EngineGame) -> datetime:
 
 # -- writing -----------------------------------------------------------------------------
 def _locked(game_id: int) -> Game:
+    busy.limit_lock_wait()  # (PostgreSQL; SQLite waits as its connection says)
     return Game.objects.select_for_update().get(pk=game_id)
 
 
@@ -280,7 +325,9 @@ def record(
     lock (two game masters accepting it at once record it once).
 
     An instant before the last recorded event rebuilds the game with the action
-    inserted: purely additive, it is written at once; if it changes what was
+    inserted, from that instant (an instant in the same minute as the last event is
+    not earlier: the forum's minute typed for it is recorded just after it): purely
+    additive, it is written at once; if it changes what was
     already recorded, the :class:`Outcome` carries the ``preview`` and a ``token``
     to pass back as ``confirm``. ``seen`` is the last ``seq`` the user saw. A
     refusal writes nothing.
@@ -296,6 +343,10 @@ def record(
             row = _locked(game.pk)
             if not row.started:
                 return Outcome(False, "game_not_running", "La partie n'a pas commencé.")
+            try:
+                _check_command(action, by, args)
+            except RuleViolation as rv:
+                return Outcome(False, rv.code, rv.message)
             if deciding and request is not None and not _still_pending(request):
                 return Outcome(False, REQUEST_DECIDED, "Cette demande a déjà été traitée.")
             t = clocks.game_now(row)
@@ -310,6 +361,10 @@ def record(
                 except RuleViolation as rv:
                     return Outcome(False, rv.code, rv.message, moved=moved)
                 when = at.astimezone(PARIS)
+                if clock is not None and when < clock and _minute(when) == _minute(clock):
+                    # typed to the forum's minute, that of the last event: not earlier
+                    # (a burst of complaints at one minute is never a correction)
+                    when = clock.astimezone(PARIS)
             clock_moved = clocks.advance_to(row, when)
             fields = ("clock_at",) if clock_moved else ()
             planned = Planned(action, by, when, dict(args))
@@ -341,6 +396,11 @@ def record(
         raise Conflict() from None
 
 
+def _minute(t: datetime) -> datetime:
+    """``t``'s minute (UTC: Paris is a whole number of hours away)."""
+    return t.astimezone(UTC).replace(second=0, microsecond=0)
+
+
 #: the code of a request already decided by another game master (nothing recorded)
 REQUEST_DECIDED = "request_decided"
 
@@ -366,13 +426,13 @@ def _insert_past(
     t: datetime,
 ) -> Outcome:
     until = max(t, base.state.clock or t)
-    out, rebuilt, everything = corrections.insert_past(row, base, planned, until, confirm=confirm)
+    out, rebuilt = corrections.insert_past(row, base, planned, until, confirm=confirm)
     out.moved = moved
     if rebuilt is None:
         return out
     try:
         out.action = corrections.save_action(row, planned, user, note, request, t)
-        rows = corrections.write_generation(row, base, rebuilt, everything, t)
+        rows = corrections.write_generation(row, base, rebuilt, t)
         _commit(row, rebuilt.eng, rows)
     except BaseException:
         eventstore.drop(row.pk)
@@ -407,11 +467,11 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
             base = load(row)
             t = clocks.game_now(row)
             until = max(t, base.state.clock or t)
-            diff, rebuilt, planned = corrections.strike_rebuild(row, base, target, until)
+            diff, rebuilt = corrections.strike_rebuild(row, base, target, until)
             try:
                 target.struck = True
                 target.save(update_fields=["struck"])
-                rows = corrections.write_generation(row, base, rebuilt, planned, t)
+                rows = corrections.write_generation(row, base, rebuilt, t)
                 Strike.objects.create(
                     game=row,
                     action=target,

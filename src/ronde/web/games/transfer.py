@@ -8,13 +8,22 @@ or refused by a later correction) and the strikes, and an ``end`` line. That is
 enough to import the game elsewhere with its corrections still possible (the
 recorded actions are replayed by a correction). Older generations are not exported.
 
-Importing refuses a truncated or corrupt file, naming the line, and imports
-nothing; with ``drop_incomplete`` it keeps every complete action before the first
-bad line (and the timers before it).
+Every line ends with its fingerprint, ``"h"``: the first 16 hexadecimal digits of the
+SHA-256 of the fingerprint of the line before (none for the header) and of the line's
+text without its fingerprint. A changed digit, a line copied twice, removed or moved
+breaks the chain at that very line.
+
+Importing refuses a truncated, corrupt or altered file, naming the first line that is
+not what the export wrote, and imports nothing; with ``drop_incomplete`` it keeps
+every complete action before that line (and the timers before it). An export written
+before the fingerprints (none in its header) proves its content otherwise: the events
+re-derived from its recorded actions (each executed again in order, the timers
+between them) must be the file's, line by line.
 """
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +35,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ronde.catalog import default_catalog
+from ronde.engine.clock import check_instant, start_problem
+from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import EventFormatError, GameCreated, from_json
@@ -33,7 +44,7 @@ from ronde.engine.evolve import evolve
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.game import validate_setup
 
-from . import accounts, service
+from . import accounts, eventstore, service
 from .eventstore import event_json
 from .models import Action, Event, Game, GameMaster, Strike
 
@@ -73,8 +84,18 @@ def create(
 
     Raises:
         ValueError: the slug is taken.
+        RuleViolation: a pseudo, a game master's name or the title longer than the store
+            keeps (nothing is written).
     """
     g = eng.state
+    service.check_names([p.pseudo for p in g.players.values()])
+    service.check_names(g.game_masters, "Nom de MJ")
+    title = name or slug
+    limit = Game._meta.get_field("name").max_length or 120
+    if len(title) > limit:
+        raise RuleViolation(
+            "invalid_argument", f"Titre trop long ({len(title)} caractères, {limit} au plus)."
+        )
     with transaction.atomic():
         if Game.objects.filter(slug=slug).exists():
             raise ValueError(f"la partie « {slug} » existe déjà")
@@ -140,8 +161,42 @@ def _action_line(a: Action, n_events: int, gm_of: dict[int, str]) -> dict[str, A
     }
 
 
+#: the end of a line with its fingerprint: ``,"h":"`` 16 hexadecimal digits ``"}``
+_PRINT_LEN = 24
+
+
+def _fingerprint(previous: str, body: bytes) -> str:
+    return hashlib.sha256(previous.encode() + body).hexdigest()[:16]
+
+
+def _signed(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """Each JSON object line (without its newline) with its fingerprint, chained."""
+    previous = ""
+    for body in lines:
+        previous = _fingerprint(previous, body)
+        yield body[:-1] + b',"h":"' + previous.encode() + b'"}\n'
+
+
+def _check_print(raw: str, previous: str) -> str:
+    """The fingerprint of a line if it is the one its chain says; else ``ValueError``."""
+    data = raw.encode()
+    if len(data) <= _PRINT_LEN or not data.endswith(b'"}') or data[-_PRINT_LEN:-18] != b',"h":"':
+        raise ValueError("ligne sans empreinte (le fichier a été modifié)")
+    body = data[:-_PRINT_LEN] + b"}"
+    if _fingerprint(previous, body) != data[-18:-2].decode(errors="replace"):
+        raise ValueError(
+            "cette ligne n'est pas celle que l'export a écrite (modifiée, copiée, déplacée, "
+            "ou une ligne manque avant elle)"
+        )
+    return data[-18:-2].decode()
+
+
 def export_lines(game: Game) -> Iterator[bytes]:
-    """The game as JSON Lines (see the module's docstring)."""
+    """The game as JSON Lines with fingerprints (see the module's docstring)."""
+    return _signed(_export_lines(game))
+
+
+def _export_lines(game: Game) -> Iterator[bytes]:
     service.current(game)
     game.refresh_from_db()
     rows = service.log_rows(game)
@@ -161,8 +216,9 @@ def export_lines(game: Game) -> Iterator[bytes]:
         "clock": game.clock,
         "clock_at": _time(game.clock_at),
         "game_masters": gm_names,
+        "prints": True,  # (each line ends with its fingerprint)
     }
-    opt = orjson.OPT_APPEND_NEWLINE
+    opt = 0  # (no newline: the fingerprint closes the line)
     yield orjson.dumps(header, option=opt)
     done: set[int] = set()
     for r in rows:
@@ -198,6 +254,7 @@ class Parsed:
     strikes: list[dict[str, Any]]
     dropped: int = 0  # actions dropped as incomplete
     problem: str = ""  # what was dropped, for the report
+    lines: list[int] = field(default_factory=list)  # the line of each event
 
 
 def _reference_check(eng: EngineGame, e: EngineEvent) -> None:
@@ -223,6 +280,13 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
         raise ImportError_(1, f"JSON invalide : {exc}") from None
     if not isinstance(header, dict) or header.get("ronde_export") != FORMAT:
         raise ImportError_(1, "ce n'est pas un export de Ronde (ligne « ronde_export » attendue)")
+    signed = header.get("prints") is True
+    previous = ""
+    if signed:
+        try:
+            previous = _check_print(lines[0], previous)
+        except ValueError as exc:
+            raise ImportError_(1, str(exc)) from None
     out = Parsed(header, [], {}, [])
     eng: EngineGame | None = None
     current: _ActionIn | None = None
@@ -232,6 +296,8 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
         try:
             if ended:
                 raise ValueError("ligne après la fin de l'export")
+            if signed:
+                previous = _check_print(raw, previous)
             item = orjson.loads(raw)
             if not isinstance(item, dict) or len(item) == 0:
                 raise ValueError("chaque ligne est un objet JSON")
@@ -242,6 +308,10 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
                     if not isinstance(e, GameCreated):
                         raise ValueError("un journal de partie commence par game_created")
                     validate_setup(list(e.players), e.cast, list(e.ronde), list(e.game_masters))
+                    if (problem := start_problem(date.fromisoformat(e.start))) is not None:
+                        raise ValueError(problem)
+                    service.check_names(e.players)
+                    service.check_names(e.game_masters, "Nom de MJ")
                     eng = EngineGame(e, default_catalog())
                 else:
                     _reference_check(eng, e)
@@ -254,14 +324,20 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
                     if len(current.events) > current.declared:
                         raise ValueError("plus d'événements que l'action n'en déclare")
                 out.events.append((e, aid))
+                out.lines.append(n)
             elif "action" in item:
                 a = item["action"]
                 for key in ("id", "action", "by", "at", "args", "events"):
                     if key not in a:
                         raise ValueError(f"action sans « {key} »")
-                datetime.fromisoformat(a["at"])
+                check_instant(datetime.fromisoformat(a["at"]))
                 if not isinstance(a["args"], dict) or not isinstance(a["id"], int):
                     raise ValueError("action mal formée (id entier, args objet)")
+                service.check_names([str(a["by"])], "Nom")
+                if len(str(a["action"])) > service.ACTION_MAX:
+                    raise ValueError("action inconnue")
+                if (problem := eventstore.inexact(a["args"])) is not None:
+                    raise ValueError(f"arguments impossibles à enregistrer tels quels : {problem}")
                 if a["id"] in out.actions:
                     raise ValueError(f"action {a['id']} en double")
                 if current is not None and len(current.events) < current.declared:
@@ -293,24 +369,74 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
             break
     if bad is None and not ended:
         bad = (len(lines) + 1, "fichier tronqué (pas de ligne de fin)")
+    if not signed and len(out.events) > 1:
+        # (an export without fingerprints: the first event its actions do not give is
+        # named, if it comes before what the reading found)
+        derived = _rederived(out, complete=bad is None)
+        if derived is not None and (bad is None or derived[0] < bad[0]):
+            bad = derived
     if bad is None:
         return out
     if not drop_incomplete:
         raise ImportError_(*bad)
-    return _drop_incomplete(out, bad)
+    kept = _drop_incomplete(out, bad)
+    if not signed and (still := _rederived(kept, complete=False)) is not None:
+        raise ImportError_(*still)  # (what would be kept is not what the actions give)
+    return kept
+
+
+def _rederived(parsed: Parsed, *, complete: bool = True) -> tuple[int, str] | None:
+    """An export without fingerprints: its events must be those its recorded actions give
+    when executed again in order from ``GameCreated`` (the timers between them). The
+    first line that differs and why, or ``None``.
+
+    ``complete``: the file's last timers too (not when what follows was dropped)."""
+    events = parsed.events
+    created = events[0][0]
+    assert isinstance(created, GameCreated)
+    eng = EngineGame(created, default_catalog())
+    derived: list[EngineEvent] = [created]
+    order: list[int] = []
+    for _e, aid in events:
+        if aid is not None and (not order or order[-1] != aid):
+            order.append(aid)
+    for aid in order:
+        a = parsed.actions[aid].data
+        cmd = Command(str(a["action"]), str(a["by"]), datetime.fromisoformat(a["at"]), a["args"])
+        try:
+            derived += eng.advance(cmd.at)  # (the timers before it)
+            derived += eng.execute(cmd)
+        except RuleViolation as rv:
+            first = next(i for i, (_e, x) in enumerate(events) if x == aid)
+            return parsed.lines[first], f"action refusée quand on la rejoue : {rv.message}"
+    if len(events) > 1:
+        derived += eng.advance(events[-1][0].at)
+    for i, (e, _aid) in enumerate(events):
+        if i >= len(derived) or eventstore.canonical(derived[i]) != eventstore.canonical(e):
+            return parsed.lines[i], (
+                "cet événement n'est pas celui que donnent les actions enregistrées (le "
+                "fichier a été modifié)"
+            )
+    if complete and len(derived) > len(events):
+        return parsed.lines[-1], "il manque des événements après cette ligne"
+    return None
 
 
 def _drop_incomplete(out: Parsed, bad: tuple[int, str]) -> Parsed:
-    """Keep the log up to the last complete action before the bad line."""
+    """Keep the log up to the last complete action before the bad line: every event
+    from the bad line on, and every action with an event there (or read there), go."""
     n, problem = bad
-    cut = len(out.events)
+    cut = sum(1 for line in out.lines if line < n)
+    for a in out.actions.values():
+        if a.events and a.events[0] < cut and (a.events[-1] >= cut or len(a.events) < a.declared):
+            cut = a.events[0]  # (an action is kept whole or not at all)
     dropped = 0
     for aid, a in list(out.actions.items()):
-        if len(a.events) < a.declared:
-            cut = min(cut, a.events[0] if a.events else cut)
+        if a.line >= n or len(a.events) < a.declared or any(i >= cut for i in a.events):
             del out.actions[aid]
             dropped += 1
     out.events = out.events[:cut]
+    out.lines = out.lines[:cut]
     if not out.events:
         raise ImportError_(n, f"{problem} (rien de complet avant cette ligne)")
     out.dropped = dropped

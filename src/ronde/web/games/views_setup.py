@@ -3,6 +3,7 @@ then the start (``GameCreated``) with an invitation for every player."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django import forms
@@ -16,7 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ronde.engine.clock import day_start
+from ronde.engine.clock import day_start, start_problem
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import RONDE_IDS, french_name, resolve_character
 from ronde.engine.options import validate_options
@@ -58,6 +59,13 @@ class NewGameForm(forms.Form):
     def clean_clock(self) -> str:
         return str(self.cleaned_data.get("clock") or Game.WALL)
 
+    def clean_start(self) -> date:
+        start: date = self.cleaned_data["start"]
+        problem = start_problem(start)
+        if problem is not None:
+            raise forms.ValidationError(problem[0].upper() + problem[1:])
+        return start
+
 
 def _unique_slug(name: str) -> str:
     base = slugify(name)[:50] or "partie"
@@ -90,7 +98,8 @@ def gm_home(request: HttpRequest) -> HttpResponse:
             GameMaster.objects.create(
                 game=game,
                 user=user,
-                name=form.cleaned_data["gm_name"].strip() or user.get_username(),
+                # (a user name may be longer than a game master's name: cut)
+                name=form.cleaned_data["gm_name"].strip() or user.get_username()[:60],
             )
         return redirect("gm_setup", slug=game.slug)
     games = [gm.game for gm in GameMaster.objects.filter(user=user)]
@@ -156,7 +165,10 @@ def _setup_op(request: HttpRequest, game: Game) -> HttpResponse | None:
     if op == "info":
         form = NewGameForm(request.POST)
         if not form.is_valid():
-            raise RuleViolation("invalid_argument", _("Nom et date du J1 sont requis."))
+            wrong = form.errors.get("start") if form.data.get("start") else None
+            raise RuleViolation(
+                "invalid_argument", str(wrong[0]) if wrong else _("Nom et date du J1 sont requis.")
+            )
         game.name = form.cleaned_data["name"]
         game.start = form.cleaned_data["start"]
         options = house_rules.read(request.POST)

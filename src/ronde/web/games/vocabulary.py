@@ -27,7 +27,15 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ronde.catalog import default_catalog
-from ronde.engine.clock import LAST_DAY, PARIS, day_of, day_start, format_time, parse_time
+from ronde.engine.clock import (
+    LAST_DAY,
+    PARIS,
+    check_instant,
+    day_of,
+    day_start,
+    format_time,
+    parse_time,
+)
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE, CHORUS_ACTIONS_FR, french_name, resolve_character
 
@@ -567,12 +575,15 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
         if year < 100:
             year += 2000
         try:
-            return datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
+            t = datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
         except ValueError:
             raise ValueError(f"date invalide : « {text} ».") from None
+        return check_instant(t)  # (year 1 or 9999: refused, never converted)
     try:
         return parse_time(text, start)
-    except ValueError:
+    except ValueError as exc:
+        if "hors limites" in str(exc):
+            raise
         if re.fullmatch(r"\s*J\d+\s+\d{1,2}[:h]\d{2}\s*", text, re.IGNORECASE):
             raise ValueError(f"heure invalide : « {text} ».") from None
         raise ValueError(
@@ -893,4 +904,8 @@ class BatchComplaints(forms.Form):
         trial.choices = [("", "—"), *((str(n), label) for n, label in choices.trials)]
 
 
-ComplaintRows = forms.formset_factory(ComplaintRow, extra=8, max_num=40)
+#: at most 40 rows, built and accepted: a form posting more rows (``TOTAL_FORMS``) builds 40
+#: and is refused (Django's ``absolute_max``, ``validate_max``)
+ComplaintRows = forms.formset_factory(
+    ComplaintRow, extra=8, max_num=40, absolute_max=40, validate_max=True
+)
