@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,8 +39,16 @@ VOTES = frozenset({"investigate_votes"})
 
 
 def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
-    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
-    (not once the game masters gave him a new mask after it, R8.16)."""
+    """The first concluded trial against ``seat`` whose verdict is not announced yet, if
+    any (not once the game masters gave him a new mask after it, R8.16)."""
+    for t in verdicts_awaited(g, seat):
+        return t
+    return None
+
+
+def verdicts_awaited(g: GameState, seat: str) -> Iterator[Trial]:
+    """The concluded trials against ``seat`` whose verdicts are not announced yet, in
+    order (not once the game masters gave him a new mask after them, R8.16)."""
     p = g.players[seat]
     trials = g.trials
     for number in _pending(g):
@@ -50,8 +58,15 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
             # (masked only as players know him: not a new mask, A77)
             if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
                 continue
-            return t
-    return None
+            yield t
+
+
+def verdicts_naming(g: GameState, characters: Collection[str]) -> list[Trial]:
+    """The verdicts not yet announced whose supposed Character is one of ``characters``
+    (A77 clarification 2): a deadline whose result depends on whether one of them fell
+    waits for them, whoever the accused (the supposed Character is public; who holds it
+    is not)."""
+    return [g.trials[n - 1] for n in _pending(g) if g.trials[n - 1].supposed in characters]
 
 
 _MISSING = object()

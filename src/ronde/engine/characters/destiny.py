@@ -65,7 +65,7 @@ from ..ronde import forward, slot_live, window
 from ..sentences import name, rows
 from ..state import GameState, Player, Trial
 from ..trials import player_seat, running
-from ..unmasking import awaiting_verdict, hidden_unmaskings
+from ..unmasking import awaiting_verdict, hidden_unmaskings, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -247,20 +247,28 @@ class Destiny(Character):
             return
         today = self.entry(g, p, day)
         if today is None or not slot_live(g, today):
-            return  # a rest day (R7.16.5 b, A54)
+            return  # a rest day (R7.16.5 b, A54), as players know the game
         for _kind, number, _anon in p.actions.get(day, []):
             t = g.trial(number)
             if t is not None and t.supposed == today:
                 return
-        waiting = [v for s in g.masked_holders(today) if (v := awaiting_verdict(g, s))]
+        waiting = verdicts_naming(g, {today})
         if waiting:
-            # its holder awaits a verdict: the day is judged at its announcement, as the
-            # verdict left it (a rest day if it unmasked him then, A54, A77)
+            # a verdict not yet announced names the day's Character: whether it fell (a
+            # rest day, A54) depends on its outcome, so the day is judged at the
+            # announcement on the real outcome, found now (A77 clarification 2)
+            with truly(g):
+                fell = not slot_live(g, today)
             self.fact(
                 ctx,
                 p.seat,
                 "duty_waits",
-                {"day": day, "trial": waiting[0].number, "character": today},
+                {
+                    "day": day,
+                    "trials": [t.number for t in waiting],
+                    "character": today,
+                    "fell": fell,
+                },
             )
             return
         self._fail(ctx, p, day, today)
@@ -280,16 +288,22 @@ class Destiny(Character):
             self._duty(ctx, p, day)
 
     def after_announcement(self, ctx: Context, trial: Trial) -> None:
-        """A day that waited for this verdict (A77): a rest day if the verdict unmasked
-        the holder of the day's Character (then, at its conclusion), else missed."""
+        """A day that waited for the verdicts naming its Character (A77): once all are
+        announced, a rest day if its Character had really fallen by the end of the day
+        (a verdict's unmasking dates from its conclusion), else missed, now."""
         g = ctx.g
         for seat, p in g.players.items():
             for wait in list(p.data.get("duty_waits", [])):
-                if wait["trial"] != trial.number:
+                numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
+                if trial.number not in numbers or not all(
+                    g.trials[n - 1].announced for n in numbers
+                ):
                     continue
                 self.fact(ctx, seat, "duty_settled", {"day": wait["day"]})
-                holders = set(g.holders.get(wait["character"], ()))
-                fell = holders & set(trial.flags.get("unmasked", ()))
+                fell = wait.get("fell")
+                if fell is None:  # (a wait recorded before the real outcome was kept)
+                    holders = set(g.holders.get(wait["character"], ()))
+                    fell = bool(holders & set(trial.flags.get("unmasked", ())))
                 if not fell and p.masked and self.holds(g, p):
                     self._fail(ctx, p, int(wait["day"]), str(wait["character"]))
 

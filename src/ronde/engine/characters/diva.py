@@ -120,6 +120,12 @@ class Diva(Character):
     def null_against(self, g: GameState, accused: Player, author: Player, trial: Trial) -> bool:
         return author.character == "extra"
 
+    def keeps_mask_if_just(self, g: GameState, accused: Player, trial: Trial) -> bool:
+        # her first JUST trial only worries her (R7.14.4); she is public (R7.14.1): a
+        # trial naming the Diva against anyone else is UNJUST for all to see
+        worried = accused.data.get(self.id, {}).get("worried")
+        return worried is None or worried == trial.number
+
     def escapes_unmasking(
         self, g: GameState, p: Player, cause: str, trial: Trial | None, cause_day: int
     ) -> bool:
