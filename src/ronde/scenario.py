@@ -329,19 +329,15 @@ def run(s: Scenario) -> Outcome:
         return Outcome(s.path, False, current[0], problem)
 
 
-#: the checks that show the game as the named player (or the public) knows it (A77)
-AS_KNOWN_CHECKS = frozenset({"targets", "learned", "public"})
-
-
 def announces_when_needed(s: Scenario) -> bool:
     """Whether the runner announces the verdicts of ``s``: a story that never says when a
     verdict is announced (no ``announce`` step) has each announced by the first game
     master as late as the story lets it be (R4.8: "as soon as they can"; late complaints
-    are accepted until then), but before the first later step in which its accused acts
-    (an action that A77 ``frozen`` would refuse alike until the announcement) or that
-    checks what a player or the public knows (``targets``, ``learned``, ``public``): a
-    story that looks at these after a verdict tells it as announced. A story with an
-    ``announce`` step announces only where it says so."""
+    and other players' actions meanwhile see it waiting), but before the first later
+    step that checks anything (``expect``) or in which its accused acts (an action that
+    A77 ``frozen`` would refuse alike until the announcement): a story that looks at the
+    game after a verdict without saying it is announced tells it as announced. A story
+    with an ``announce`` step (even a refused one) announces only where it says so."""
     return not any(step.action == "announce" for step in s.steps)
 
 
@@ -351,7 +347,7 @@ def _run(s: Scenario, current: list[int | None]) -> Outcome:
     for step in s.steps:
         current[0] = step.index
         game.advance(step.at)
-        if lazy and (_accused_acts(game.state, step) or AS_KNOWN_CHECKS & set(step.expect)):
+        if lazy and (step.expect or _accused_acts(game.state, step)):
             announce_reached(game, step.at)
         if step.action is not None:
             problem = _do(game, step)
