@@ -135,6 +135,9 @@ def decide(ctx: Context, day: int) -> None:
     with truly(g):
         members = tuple(sorted(g.chorus()))
         paid_now = tuple(sorted(g.chorus()))
+    # a majority of the members as players know them (A63 ``absolute_majority``): the
+    # accused of a JUST verdict not yet announced would tell it by counting (A77)
+    known = len(g.chorus())
     votes = {s: v for s, v in g.chorus_votes.get(day, {}).items() if s in members}
     apart = g.flags.get("investigate_votes", {}).get(day, {})
     investigations = {s: v for s, v in apart.items() if s in members}
@@ -153,7 +156,7 @@ def decide(ctx: Context, day: int) -> None:
         groups.append(votes)
     for group in groups:
         if group:
-            _decide_group(ctx, day, group, members, paid_now)
+            _decide_group(ctx, day, group, members, paid_now, known)
 
 
 def _decide_group(
@@ -162,6 +165,7 @@ def _decide_group(
     group: dict[str, tuple[str, dict[str, Any]]],
     members: tuple[str, ...],
     paid_now: tuple[str, ...],
+    known: int,
 ) -> None:
     g = ctx.g
     tally = Counter(_key(a, args) for a, args in group.values())
@@ -176,7 +180,7 @@ def _decide_group(
             winner, tie_break = sec_key, True
     if winner is None:
         return
-    if g.opt("A63") == "absolute_majority" and 2 * best <= len(members):
+    if g.opt("A63") == "absolute_majority" and 2 * best <= known:
         return
     action, _ = winner
     args = next(v[1] for v in group.values() if _key(*v) == winner)
