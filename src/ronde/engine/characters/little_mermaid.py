@@ -30,7 +30,9 @@ deadline within the game. An unmasked target suffers nothing; an order made
 impossible through no fault of the target (trial ended, sleep, item gone) lapses: the
 MJs then record nothing, or ``obeyed: true``. ``no_sanction``: rulings have no effect.
 A compelled complaint filed marks the order obeyed by itself. Orders already relayed
-stand when she is unmasked (A62). A Joker never waives an order (R6.13).
+stand when she is unmasked (A62 ``notified_stand``); under ``all_lapse`` an order not
+yet due ends with her mask: it compels nothing more and a disobedience ruled for it
+has no effect. A Joker never waives an order (R6.13).
 
 Constraint: every day two posts at least 6 hours apart from a zone with y < 0
 (R7.10.2); judged by an MJ, presumed met (A1).
@@ -205,8 +207,10 @@ class LittleMermaid(ListedJokers):
     def compels_complaint(self, g: GameState, p: Player, trial: Trial) -> bool:
         if g.clock is None:
             return False
-        for _holder, o in self._orders_to(g, p.seat):
+        for holder, o in self._orders_to(g, p.seat):
             if o["kind"] != "complain" or o["trial"] != trial.number or o["status"] != "pending":
+                continue
+            if _lapsed(g, holder, o):
                 continue
             due = deadline(g, int(o["day"]))
             if due is None or g.clock < due:
@@ -249,7 +253,8 @@ class LittleMermaid(ListedJokers):
         if obeyed:
             return
         due = deadline(g, int(o["day"]))
-        if g.opt("A45") == "no_sanction" or due is None or not g.players[target].masked:
+        lapsed = _lapsed(g, holder, o)
+        if g.opt("A45") == "no_sanction" or due is None or lapsed or not g.players[target].masked:
             ctx.tell(
                 [],
                 "verdict_ignored",
@@ -277,7 +282,12 @@ class LittleMermaid(ListedJokers):
         for p in list(g.players.values()):
             for target, o in p.data.get("orders", {}).items():
                 due = deadline(g, int(o["day"]))
-                if o["status"] == "disobeyed" and due == ctx.now and g.players[target].masked:
+                if (
+                    o["status"] == "disobeyed"
+                    and due == ctx.now
+                    and g.players[target].masked
+                    and not _lapsed(g, p.seat, o)
+                ):
                     self._sanction(ctx, target, int(o["day"]))
 
     def after_day_closed(self, ctx: Context, day: int) -> None:
@@ -362,6 +372,18 @@ class LittleMermaid(ListedJokers):
         if data.get("ordered_today"):
             out.append("Vous avez déjà donné un ordre aujourd'hui.")
         return out
+
+
+def _lapsed(g: GameState, holder: str, o: dict[str, Any]) -> bool:
+    """A62 ``all_lapse``: an order relayed ends with its giver's mask, if she falls
+    before it is due (as players know her: a verdict's fall, at its announcement, A77)."""
+    if g.opt("A62") != "all_lapse":
+        return False
+    p = g.players[holder]
+    if p.masked or p.unmasked_at is None:
+        return False
+    due = deadline(g, int(o["day"]))
+    return due is None or p.unmasked_at < due
 
 
 def _orders_by_target(g: GameState) -> dict[str, list[tuple[str, dict[str, Any]]]]:
