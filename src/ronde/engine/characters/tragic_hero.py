@@ -324,8 +324,10 @@ class TragicHero(Character):
         )
         if not claimed:
             own = character_of(g, p)
-            if not fits or (own.jokers_allowed(g, p) and own.joker_refusal(g, p, items) is None):
-                return False
+            if own.jokers_allowed(g, p) and (not fits or own.joker_refusal(g, p, items) is None):
+                return False  # his own Joker, or his own list's refusal (invalid_argument)
+            # (without Jokers of his own, the monstrous one is the one he has: a wrong item
+            # is refused for what it is, never "no Joker", R7.17.3)
         if actor in owner["jokers"]:
             raise RuleViolation("power_exhausted", "Le Joker monstrueux est déjà utilisé.")
         if not fits:
