@@ -206,9 +206,18 @@ def _decide_group(
 
 
 def appoint_secretary(ctx: Context, cmd: Command, actor: str) -> None:
-    """``appoint_secretary`` (game master): an unmasked player (R8.12, R8.14)."""
+    """``appoint_secretary`` (game master): a member of the chorus, unmasked and alive
+    (R8.12, R8.14, A78).
+
+    Raises:
+        RuleViolation: ``not_allowed`` (a masked or dead player: outside the chorus).
+    """
     g = ctx.g
     seat = player_seat(g, cmd.require("player"))
     if g.players[seat].masked:
         raise RuleViolation("not_allowed", f"{g.pseudo(seat)} n'est pas démasqué.")
+    if not g.players[seat].alive:
+        raise RuleViolation(
+            "not_allowed", f"{g.pseudo(seat)} est mort : il n'est plus du chœur (A78)."
+        )
     ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by=cmd.by))

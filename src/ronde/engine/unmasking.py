@@ -233,7 +233,9 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
         # the engine made him the Secretary (R8.12): the public would see the next one
         order = g.unmask_order
         last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
-        g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
+        g.secretary = next(
+            (s for s in order[last + 1 :] if s not in hidden and g.players[s].alive), None
+        )
     flags = dict(g.flags)
     for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))
