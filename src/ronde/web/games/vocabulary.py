@@ -27,7 +27,15 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ronde.catalog import default_catalog
-from ronde.engine.clock import LAST_DAY, PARIS, day_of, day_start, format_time, parse_time
+from ronde.engine.clock import (
+    LAST_DAY,
+    PARIS,
+    day_of,
+    day_start,
+    format_time,
+    local_instant,
+    parse_time,
+)
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE, CHORUS_ACTIONS_FR, french_name, resolve_character
 
@@ -560,16 +568,18 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
         hour, minute = int(m.group(1)), int(m.group(2))
         if hour > 23 or minute > 59:
             raise ValueError(f"heure invalide : « {text} ».")
-        return local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        # (an hour skipped when clocks go forward is refused, a repeated one is the first)
+        return local_instant(datetime(local.year, local.month, local.day, hour, minute))
     if m := _FR_DATE.match(text):
         day, month = int(m.group(1)), int(m.group(2))
         year = int(m.group(3)) if m.group(3) else (now or day_start(start, 1)).year
         if year < 100:
             year += 2000
         try:
-            return datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
+            wall = datetime(year, month, day, int(m.group(4)), int(m.group(5)))
         except ValueError:
             raise ValueError(f"date invalide : « {text} ».") from None
+        return local_instant(wall)
     try:
         return parse_time(text, start)
     except ValueError:
