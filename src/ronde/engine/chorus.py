@@ -33,6 +33,13 @@ Validator = Callable[[GameState, Command], dict[str, Any]]
 Executor = Callable[[Context, dict[str, Any], tuple[str, ...], int], None]
 
 
+def told(g: GameState) -> list[str]:
+    """Who a chorus action's message goes to: the chorus's members now. Never the
+    members it pays, handed to its executor: under A64 ``at_end`` they are the chorus
+    itself (``CHORUS``), a payee and no recipient."""
+    return sorted(g.chorus())
+
+
 def denunciation(g: GameState, cmd: Command) -> dict[str, Any]:
     """``player`` + ``as``: a masked player and a masked Ronde Character (R8.7, R2.12).
 

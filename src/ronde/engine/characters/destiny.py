@@ -52,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from .. import chorus
 from ..accusations import emit_opening, file_complaint
 from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..clock import LAST_DAY
@@ -407,7 +408,7 @@ class Destiny(Character):
             or not slot_live(g, target)
             or not all(g.players[s].active for s in accused)
         ):
-            told = sorted(g.chorus())  # the members now (``members`` may be the chorus, A64)
+            told = chorus.told(g)
             ctx.tell(told, "cut_thread_void", "Le fil du destin ne peut pas être tranché.")
             return
         for t in g.open_trials():
