@@ -26,10 +26,14 @@ herself, the Decorators as one entry, never "Extra"; repeats allowed, or not und
 ``distinct``). Every day J2–J13 she opens a trial against the day's Character or
 complains in an open trial naming it (R7.16.2); missing it unmasks her at the end
 of that day (J13: at 13:13, R3.3); sleep or an exemption waives the day (R6.8,
-R3.10). A day whose Character is already unmasked (even on that day, before she
-acted, A54) is a rest day; she may instead use ``shift_destiny``: every later
-entry moves one day earlier and the appended Character goes to J13, and the day's
-new Character is then due as usual (R7.16.5, A54).
+R3.10), and so does a verdict against her awaiting its announcement at the end of the
+day (A77 ``frozen``: her trial actions are refused, as for a monstrous Character). A
+day whose Character a verdict not yet announced names is judged at its announcement
+on the real outcome (A77 clarification 2). A day whose Character is already
+unmasked (even on that day, before she acted, A54) is a rest day; she may instead
+use ``shift_destiny``: every later entry moves one day earlier and the appended
+Character goes to J13, and the day's new Character is then due as usual (R7.16.5,
+A54).
 
 Jokers: none (R7.16.6).
 
@@ -65,7 +69,7 @@ from ..names import french_name, resolve_character
 from ..ronde import forward, slot_live, window
 from ..sentences import name, rows
 from ..state import GameState, Player, Trial
-from ..trials import player_seat, running
+from ..trials import frozen_by, player_seat, running
 from ..unmasking import awaiting_verdict, hidden_unmaskings, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
@@ -249,6 +253,8 @@ class Destiny(Character):
         today = self.entry(g, p, day)
         if today is None or not slot_live(g, today):
             return  # a rest day (R7.16.5 b, A54), as players know the game
+        if frozen_by(g, p.seat) is not None:
+            return  # she awaits a verdict: no trial action of hers is accepted (A77)
         for _kind, number, _anon in p.actions.get(day, []):
             t = g.trial(number)
             if t is not None and t.supposed == today:
