@@ -5,8 +5,8 @@ yet announced, the game is rebuilt twice from its recorded commands: once as it
 went, once with the verdict's outcome flipped (JUST for UNJUST and back). Every
 player's view (the chorus's page included) and the public board must be the same
 in both, right after the conclusion, at every deadline (timer) and after each later
-command both accept, until the announcement; the accused's trial actions are refused alike, and so is any
-other player's command refused in one of them (code and message).
+command both accept, until the announcement; the accused's trial actions are refused
+alike, and so is any other player's command refused in one of them (code and message).
 
 Rules that fire meanwhile read the game as players know it (``unmasking.as_known``):
 a trial against the same accused goes on, a third party's reaction to the unmasking
