@@ -11,10 +11,11 @@ alike, and so is any other player's command refused in one of them (code and mes
 Rules that fire meanwhile read the game as players know it (``unmasking.as_known``):
 a trial against the same accused goes on, a third party's reaction to the unmasking
 waits for the announcement. Not compared: what follows an accused's own command
-that the two games took differently (he acts as the verdict left him, e.g. his chorus
-vote, which the shared example ``unmasked-chorus.yaml`` requires) and a game master's
-command refused in one world only (they see everything; e.g. a verdict that unmasked
-the accused is announced before a later one against him): that case ends there.
+that the two games took differently (only those accepted alike whatever the outcome
+are left to him: a post, a Rehearsals post, items, the Ronde guess; the forced flip
+may still make them differ) and a game master's command refused in one world only
+(they see everything; e.g. a verdict that unmasked the accused is announced before a
+later one against him): that case ends there.
 """
 
 from __future__ import annotations
