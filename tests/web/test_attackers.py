@@ -36,13 +36,20 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from ronde.web.games import service
 from ronde.web.games.models import (
     Action,
+    EternaltwinLink,
     Event,
     Game,
     GameMaster,
     Generation,
     Invitation,
     Membership,
+    Notification,
+    NotifyAddress,
+    NotifyChoice,
+    PushSubscription,
+    Receipt,
     Request,
+    SeatClaim,
     Strike,
 )
 
@@ -199,6 +206,14 @@ ROUTES: dict[str, Route] = {
             "password2": "Un-mot-de-passe-42",
         },
     ),
+    # Sign in with Eternaltwin (not configured here: the button's POST and the callback
+    # answer 404; tests/web/test_eternaltwin.py runs them against a local Eternaltwin)
+    "etwin_start": Route("open", lambda s: {}, get=False, post=lambda s: {"purpose": "login"}),
+    "etwin_callback": Route("open", lambda s: {}),
+    "account": Route("login", lambda s: {}, post=lambda s: {"op": "unlink"}, legit="Ana"),
+    "gm_etwin": Route(
+        "gm", _slug, get=False, post=lambda s: {"op": "settings", "etwin_auto": "on"}, legit="Mj"
+    ),
     "public": Route("open", _slug),
     "player": Route("self", _slug, legit="Ana"),
     "chorus": Route("self", _slug, legit="Bob"),
@@ -254,6 +269,27 @@ ROUTES: dict[str, Route] = {
         post=lambda s: {"reason": "pirate"},
         legit="Mj",
     ),
+    # the portal as the private channel, notifications (issue 24)
+    "gm_delivery": Route(
+        "gm",
+        _slug,
+        post=lambda s: {"op": "setting", "delivery": "mp", "delivery_delay": "6"},
+        legit="Mj",
+    ),
+    "notify_settings": Route("self", _slug, post=lambda s: {"push": "on"}, legit="Ana"),
+    "notify_push": Route(
+        "login",
+        lambda s: {},
+        get=False,
+        post=lambda s: {"endpoint": "https://fcm.googleapis.com/x"},
+        legit="Ana",
+    ),
+    "notify_unpush": Route(
+        "login", lambda s: {}, get=False, post=lambda s: {"endpoint": "x"}, legit="Ana"
+    ),
+    "notify_confirm": Route("open", lambda s: {"token": "pas-un-jeton"}),
+    "service_worker": Route("open", lambda s: {}),
+    "manifest": Route("open", lambda s: {}),
 }
 
 
@@ -281,6 +317,8 @@ ROUTES_ELSEWHERE: dict[str, Route] = {
     "gm_post_templates": Route(
         "gm", _slug, post=lambda s: {"op": "none"}, legit="Mj", control=False
     ),
+    # (a POST without a file changes nothing: the report's upload is in test_simulations)
+    "gm_simulations": Route("gm", _slug, post=lambda s: {}, legit="Mj", control=False),
 }
 
 
@@ -342,6 +380,13 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         Strike,
         Event,
         Generation,
+        EternaltwinLink,
+        SeatClaim,
+        NotifyChoice,
+        NotifyAddress,
+        PushSubscription,
+        Notification,
+        Receipt,
     ):
         out[model.__name__] = list(model.objects.order_by("pk").values_list())
     out["User"] = list(

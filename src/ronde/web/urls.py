@@ -9,12 +9,15 @@ from django.urls import path
 
 from .games import (
     views_accounts,
+    views_etwin,
     views_forum,
     views_gm,
+    views_notify,
     views_player,
     views_preview,
     views_public,
     views_setup,
+    views_sim,
 )
 
 urlpatterns = [
@@ -23,6 +26,10 @@ urlpatterns = [
     path("connexion/", views_accounts.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("invitation/<str:token>/", views_accounts.invitation, name="invitation"),
+    # Sign in with Eternaltwin: the button's POST, the registered callback, the account
+    path("oauth/eternaltwin/", views_etwin.start, name="etwin_start"),
+    path("oauth/callback/", views_etwin.callback, name="etwin_callback"),
+    path("compte/", views_etwin.account, name="account"),
     # the public board and the players
     path("partie/<slug:slug>/", views_public.public_board, name="public"),
     path("partie/<slug:slug>/moi/", views_player.player, name="player"),
@@ -37,10 +44,18 @@ urlpatterns = [
         views_player.withdraw_request,
         name="player_withdraw",
     ),
+    # notifications (e-mail, Web Push) and the installable web app
+    path("partie/<slug:slug>/notifications/", views_notify.settings_page, name="notify_settings"),
+    path("notifications/appareil/", views_notify.push_subscribe, name="notify_push"),
+    path("notifications/appareil/retirer/", views_notify.push_unsubscribe, name="notify_unpush"),
+    path("notifications/confirmer/<str:token>/", views_notify.confirm_email, name="notify_confirm"),
+    path("sw.js", views_notify.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_notify.manifest, name="manifest"),
     # the game masters
     path("mj/", views_setup.gm_home, name="gm_home"),
     path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
     path("mj/<slug:slug>/preparation/", views_setup.setup, name="gm_setup"),
+    path("mj/<slug:slug>/simulations/", views_sim.simulations, name="gm_simulations"),
     path("mj/<slug:slug>/actions/", views_gm.actions_index, name="gm_actions"),
     path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
     path("mj/<slug:slug>/plaintes/", views_gm.complaints, name="gm_complaints"),
@@ -51,6 +66,7 @@ urlpatterns = [
     path("mj/<slug:slug>/apercu/", views_preview.preview, name="gm_preview"),
     path("mj/<slug:slug>/joueurs/", views_gm.players, name="gm_players"),
     path("mj/<slug:slug>/invitations/", views_gm.invitations, name="gm_invitations"),
+    path("mj/<slug:slug>/joueurs/eternaltwin/", views_etwin.gm_links, name="gm_etwin"),
     path(
         "mj/<slug:slug>/demande/<int:pk>/<str:decision>/",
         views_gm.decide_request,
@@ -58,6 +74,7 @@ urlpatterns = [
     ),
     path("mj/<slug:slug>/forum/", views_forum.forum, name="gm_forum"),
     path("mj/<slug:slug>/a-poster/", views_forum.to_post, name="gm_to_post"),
+    path("mj/<slug:slug>/remise/", views_notify.gm_delivery, name="gm_delivery"),
     path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]
 

@@ -54,7 +54,7 @@ from ..ronde import slot_live
 from ..sentences import names, values
 from ..state import CHORUS, Complaint, GameState, Player, Trial
 from ..trials import opener_scores, running
-from ..unmasking import awaiting_verdict, pending_verdicts
+from ..unmasking import awaiting_verdict
 from ..verdicts import unmask
 from ..work import Todo
 
@@ -312,10 +312,11 @@ class Diva(Character):
     # -- views -------------------------------------------------------------------------
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
         mine = p.data.get(self.id, {})
+        # (she learns it with the verdict's announcement, not before: A77)
+        worrying = g.trial(mine["worried"]) if "worried" in mine else None
         return {
             "public": p.seat in g.flags.get("public_channel", ()),
-            # (told with the verdict that worried her, A77)
-            "worried": "worried" in mine and mine["worried"] not in pending_verdicts(g),
+            "worried": worrying is not None and worrying.announced,
             "designated": list(mine.get("designated", [])),
         }
 

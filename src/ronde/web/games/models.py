@@ -48,6 +48,22 @@ class Game(models.Model):
     clock = models.CharField(max_length=6, choices=CLOCKS, default=WALL)
     #: a ``manual`` game's now (moved by ``ronde advance`` or an action recorded later)
     clock_at = models.DateTimeField(null=True, blank=True)
+    #: Sign in with Eternaltwin (``etwin_links``): a seat proposed by a display name is
+    #: linked at once, without the game masters' confirmation
+    etwin_auto = models.BooleanField(default=False)
+    #: players' invitations are accepted only by accounts linked to Eternaltwin
+    etwin_only = models.BooleanField(default=False)
+    #: how private messages reach their recipients (a setting of the game, not a house
+    #: rule): the portal only; the portal, then an MP for whoever has not seen his message
+    #: ``delivery_delay`` hours after it; or an MP for each, as on the forum alone
+    PORTAL, PORTAL_THEN_MP, MP = "portal", "portal_mp", "mp"
+    DELIVERIES = (
+        (PORTAL, _("par le portail seulement")),
+        (PORTAL_THEN_MP, _("par le portail, puis par MP s'il n'a pas été lu à temps")),
+        (MP, _("par MP, comme sur le forum seul")),
+    )
+    delivery = models.CharField(max_length=10, choices=DELIVERIES, default=PORTAL_THEN_MP)
+    delivery_delay = models.PositiveSmallIntegerField(default=6, help_text="heures")
 
     class Meta:
         ordering = ("-created_at",)
@@ -342,3 +358,190 @@ class TodoMark(models.Model):
 
     class Meta:
         constraints = (models.UniqueConstraint(fields=["game", "key"], name="one_mark_per_item"),)
+
+
+class EternaltwinLink(models.Model):
+    """A Ronde account's Eternaltwin account: its user id (a uuid, which never changes),
+    never its display name alone (names change and can be imitated).
+
+    One link per account and per Eternaltwin id at a time; unlinking sets
+    ``unlinked_at`` (the row is kept), after which either may be linked again.
+    ``display_name`` is the name Eternaltwin gave at the last sign-in (shown to the MJs).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="eternaltwin_links"
+    )
+    etwin_id = models.UUIDField()
+    display_name = models.CharField(max_length=100)
+    linked_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    unlinked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["etwin_id"],
+                condition=models.Q(unlinked_at__isnull=True),
+                name="etwin_id_linked_once",
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(unlinked_at__isnull=True),
+                name="etwin_one_link_per_account",
+            ),
+        )
+
+
+class SeatClaim(models.Model):
+    """A player's seat proposed to an Eternaltwin account whose display name is the seat's
+    pseudo: it waits for the game masters (``pending``), who confirm or refuse it; it is
+    ``confirmed`` at once in a game that links without confirmation, or when the same
+    account accepts the seat's invitation; ``void`` when the seat went to someone else or
+    the account was unlinked. At most one pending claim per seat."""
+
+    PENDING, CONFIRMED, REFUSED, VOID = "pending", "confirmed", "refused", "void"
+    STATUSES = (
+        (PENDING, _("en attente des MJ")),
+        (CONFIRMED, _("confirmée")),
+        (REFUSED, _("refusée par les MJ")),
+        (VOID, _("annulée")),
+    )
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seat_claims")
+    membership = models.ForeignKey(Membership, on_delete=models.PROTECT, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    etwin_id = models.UUIDField()
+    display_name = models.CharField(max_length=100)
+    created_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["membership"],
+                condition=models.Q(status="pending"),
+                name="one_pending_claim_per_seat",
+            ),
+        )
+
+
+class Receipt(models.Model):
+    """A private message seen by its recipient: he opened his page while it showed it.
+
+    ``key`` identifies the message as his view shows it (:func:`.delivery.fingerprint`:
+    his seat, its time, kind and text); ``seen_at`` is the game's now then (game time),
+    ``recorded_at`` the wall clock. The first look is kept."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="receipts")
+    membership = models.ForeignKey(Membership, on_delete=models.PROTECT, related_name="receipts")
+    key = models.CharField(max_length=40)
+    seen_at = models.DateTimeField()
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["membership", "key"], name="one_receipt_per_message"),
+        )
+        indexes = (models.Index(fields=["game", "key"]),)
+
+
+class NotifyChoice(models.Model):
+    """One account asking to be told of what concerns it in one game (a player's seat or
+    a game master's), by e-mail and/or Web Push.
+
+    ``known``: what the account was already told or shown (fact keys of
+    :mod:`.notify`): a notification is made only for what is new to it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notify_choices")
+    membership = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    game_master = models.ForeignKey(
+        GameMaster, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    email = models.BooleanField(default=False)
+    push = models.BooleanField(default=False)
+    known = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["user", "game"], name="one_notify_choice_per_game"),
+        )
+
+
+class NotifyAddress(models.Model):
+    """An account's e-mail address for notifications, used once confirmed (a link sent
+    to it): nobody makes the server write to someone else's address."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notify_address"
+    )
+    email = models.EmailField()
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField()
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (its push service's ``endpoint`` and the keys
+    the payload is encrypted to). ``gone_at``: the push service said it no longer exists."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    endpoint = models.CharField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField()
+    gone_at = models.DateTimeField(null=True, blank=True)
+
+
+class Notification(models.Model):
+    """The outbox: one message to send to one account by one channel, written in the same
+    transaction as what causes it and sent after the commit by the server's worker or
+    ``ronde tick`` (:mod:`.notify`). ``key`` makes it once: the same cause writes nothing
+    the second time. Never deleted: a failure stays visible to the game masters."""
+
+    PENDING, SENT, FAILED, DROPPED = "pending", "sent", "failed", "dropped"
+    STATES = (
+        (PENDING, _("à envoyer")),
+        (SENT, _("envoyée")),
+        (FAILED, _("échec")),
+        (DROPPED, _("abandonnée")),
+    )
+    EMAIL, PUSH = "email", "push"
+    CHANNELS = ((EMAIL, _("e-mail")), (PUSH, _("notification")))
+
+    key = models.CharField(max_length=64, unique=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="notifications"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=5, choices=CHANNELS)
+    subscription = models.ForeignKey(
+        PushSubscription, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    email = models.CharField(max_length=254, blank=True)
+    #: what it is about (``message``, ``trial``, ``request``, ``due``, ``j13``, ...)
+    kind = models.CharField(max_length=20)
+    title = models.CharField(max_length=200)
+    body = models.TextField()
+    #: the page it links to (a path of this site)
+    url = models.CharField(max_length=300)
+    created_at = models.DateTimeField()
+    state = models.CharField(max_length=8, choices=STATES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField()
+    #: a sender holds it until then (two senders never send it both)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        indexes = (models.Index(fields=["state", "next_try_at"]),)

@@ -37,6 +37,7 @@ from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
+from ronde.text import clean, clean_value
 
 from . import clocks, corrections, eventstore
 from .clocks import frozen_clock, now, set_clock
@@ -184,6 +185,9 @@ def _commit(game: Game, eng: EngineGame, rows: list[Any], *, fields: tuple[str, 
     game.version = uuid.uuid4().hex
     game.save(update_fields=["last_seq", "generation", "version", *fields])
     eventstore.adopt(game, eng, rows)
+    from . import notify  # (it reads pages through this service)
+
+    notify.written(game, eng)  # the outbox, in this transaction; sent after the commit
 
 
 def start(game: Game, eng: EngineGame, user: User | None) -> None:
@@ -285,6 +289,8 @@ def record(
         Conflict: another writer appended between our read and our write, or the
             game changed since the preview being confirmed.
     """
+    # control characters never enter a game, whichever way the action came (ronde.text)
+    by, note, args = clean(by), clean(note), clean_value(args)
     try:
         with transaction.atomic():
             row = _locked(game.pk)

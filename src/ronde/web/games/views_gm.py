@@ -27,7 +27,18 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, labels, nights, rawrows, readers, service, viewcache, vocabulary
+from . import (
+    accounts,
+    etwin_links,
+    labels,
+    nights,
+    notify,
+    rawrows,
+    readers,
+    service,
+    viewcache,
+    vocabulary,
+)
 from .access import gm_page
 from .describe import describe
 from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
@@ -788,7 +799,13 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return render(
         request,
         "games/gm_players.html",
-        {"game": game, "gm": gm, "members": members, "gms": gms},
+        {
+            "game": game,
+            "gm": gm,
+            "members": members,
+            "gms": gms,
+            "etwin": etwin_links.console(game),
+        },
     )
 
 
@@ -943,14 +960,17 @@ def decide_request(
         return redirect("gm_dashboard", slug=game.slug)
     if decision == "refuse":
         # only while no other game master decided it meanwhile (read as pending by both)
-        refused = Request.objects.filter(
-            pk=req.pk, status=Request.PENDING, actions__isnull=True
-        ).update(
-            status=Request.REFUSED,
-            message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
-            decided_by=request.user if request.user.is_authenticated else None,
-            decided_at=service.now(),
-        )
+        with transaction.atomic():  # (the answer and its notification, together)
+            refused = Request.objects.filter(
+                pk=req.pk, status=Request.PENDING, actions__isnull=True
+            ).update(
+                status=Request.REFUSED,
+                message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
+                decided_by=request.user if request.user.is_authenticated else None,
+                decided_at=service.now(),
+            )
+            if refused:
+                notify.request_answered(req)
         if not refused:
             messages.warning(request, _("Cette demande a déjà été traitée."))
         else:
@@ -1021,7 +1041,9 @@ def decide_request(
         req.status = Request.REFUSED
         req.message = out.message
         messages.error(request, _("Refusée par les règles : %(m)s") % {"m": out.message})
-    req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
+    with transaction.atomic():  # (the answer and its notification, together)
+        req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
+        notify.request_answered(req)
     return redirect("gm_dashboard", slug=game.slug)
 
 

@@ -32,7 +32,7 @@ from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, view
 
-from . import labels, rawrows, service, viewcache, vocabulary
+from . import delivery, labels, notify, rawrows, service, viewcache, vocabulary
 from .access import player_page
 from .models import Action, Game, Membership, Request
 from .vocabulary import Spec
@@ -514,6 +514,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     this request alone.
     """
     since = _visit(member)
+    delivery.saw(game, member, request.user)  # what his page shows him is delivered
     asked = request.GET.get("jour", "")
     asked = asked if asked.isdigit() and len(asked) <= 2 else ""
     stored = _stored_requests(member)
@@ -624,13 +625,14 @@ def _send(game: Game, member: Membership, action: str, args: dict[str, Any]) -> 
             return _("Vous avez déjà %(n)s demandes en attente : attendez la réponse des MJ.") % {
                 "n": len(pending)
             }
-        Request.objects.create(
+        req = Request.objects.create(
             game=game,
             membership=member,
             action=action,
             args=args,
             created_at=service.game_now(game),
         )
+        notify.request_received(req)  # (the game masters who asked to be told)
     return ""
 
 
