@@ -12,7 +12,7 @@ import json
 import os
 import random
 from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -637,13 +637,14 @@ def test_dst_autumn_earlier_instant_in_repeated_hour_is_refused() -> None:
     assert rv.code == "invalid_argument"
 
 
-def test_nonexistent_spring_time_is_normalised() -> None:
-    """J9 02:30 does not exist in Paris (02:00 -> 03:00 on 2027-03-28): it is read as the
-    instant one hour after J9 01:30 (PEP 495 fold=0) and shown as J9 03:30."""
-    t = parse_time("J9 02:30", SPRING)
-    assert t.astimezone(UTC) == datetime(2027, 3, 28, 1, 30, tzinfo=UTC)
-    assert format_time(SPRING, t) == "J9 03:30"
-    assert t - parse_time("J9 01:30", SPRING) == timedelta(hours=1)
+def test_nonexistent_spring_time_is_refused() -> None:
+    """J9 02:30 does not exist in Paris (02:00 -> 03:00 on 2027-03-28): an error, never a
+    guess (FORMAT.md; tests/test_local_times.py); 03:00 is one hour after 01:00."""
+    with pytest.raises(ValueError, match="inexistante"):
+        parse_time("J9 02:30", SPRING)
+    t = parse_time("J9 03:00", SPRING)
+    assert format_time(SPRING, t) == "J9 03:00"
+    assert t - parse_time("J9 01:00", SPRING) == timedelta(hours=1)
 
 
 def test_dst_spring_trial_window_is_24_elapsed_hours() -> None:

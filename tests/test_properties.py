@@ -40,7 +40,8 @@ from ronde.engine.options import HOUSE_RULES
 from ronde.engine.registry import REGISTRY
 from ronde.engine.ronde import boost_on, slot_live
 from ronde.engine.state import CHORUS, GameState, Player, Trial
-from ronde.engine.trials import legal_targets
+from ronde.engine.trials import frozen_by, legal_targets
+from ronde.engine.unmasking import before_verdicts
 from ronde.engine.views import public_identities, view
 
 CATALOG = default_catalog()
@@ -90,7 +91,7 @@ ACTION_WEIGHTS = {
     "power": (2, 6),  # ... when a player has a power
     "due_power": (0, 20),  # ... when a rare power's moment has come
     "gm_due": (0, 10),  # ... when a game masters' ruling is awaited
-    "key_fall": (0, 6),  # ... when Destiny's Character of the day can fail his duty
+    "key_fall": (0, 20),  # ... when Destiny's Character of the day can fail his duty
     "advocate_post": (0, 6),  # ... when the Devil's Advocate or Chucky can post in a trial
     "game_master": (5, 0),
 }
@@ -535,9 +536,13 @@ class Driver:
         return ["last_breath"] if due and "last_breath" not in diva else []
 
     def destiny_shift_due(self, p: Player) -> bool:
-        """Destiny's Character of the day is already unmasked (R7.16.5 a)."""
-        today = REGISTRY["destiny"].entry(self.g, p, self.g.day(self.now()))  # type: ignore[attr-defined]
-        return today is not None and not slot_live(self.g, today)
+        """Destiny's Character of the day is already unmasked as she knows it (R7.16.5 a,
+        A77), and no verdict against her freezes her actions."""
+        if frozen_by(self.g, p.seat) is not None:
+            return False
+        with before_verdicts(self.g):
+            today = REGISTRY["destiny"].entry(self.g, p, self.g.day(self.now()))  # type: ignore[attr-defined]
+            return today is not None and not slot_live(self.g, today)
 
     def gm_possible(self, action: str) -> bool:
         """Whether the state gives a game masters' action something to act on."""
@@ -704,11 +709,19 @@ class Driver:
         return out
 
     def falling_keys(self) -> list[Player]:
-        """Destiny's Character of the day, masked, with a duty today (his fall opens her
-        shift, R7.16.5 a)."""
+        """Destiny's Character of the day, masked, with a duty yesterday or today (his
+        fall opens her shift, R7.16.5 a)."""
         day = self.g.day(self.now())
         keys = [q for c in self.key_characters() if c != "diva" and (q := self.holder(c))]
-        return [q for q in keys if day >= 2 and self.has_duty(q, day)]
+        return [q for q in keys if day >= 2 and self.key_day(q, day) is not None]
+
+    def key_day(self, q: Player, day: int) -> int | None:
+        """The day of ``q``'s duty a failure is recorded for: yesterday's takes effect at
+        once (R6.21), so that Destiny may shift today (her shift needs her Character of
+        the day fallen as she knows it, A77); else today's, at the end of the day."""
+        if day >= 3 and self.has_duty(q, day - 1):
+            return day - 1
+        return day if self.has_duty(q, day) else None
 
     def _key_fall(self, smart: bool) -> tuple[str, dict[str, Any]]:
         keys = self.falling_keys()
@@ -716,7 +729,8 @@ class Driver:
         if not keys:
             return self._record_constraint(smart)
         p = self.pick(keys)
-        return GM, {"player": p.pseudo, "day": self.g.day(self.now()), "met": False}
+        day = self.key_day(p, self.g.day(self.now()))
+        return GM, {"player": p.pseudo, "day": day, "met": False}
 
     def advocates(self) -> list[tuple[Player, Trial]]:
         """(Devil's Advocate or Chucky, an open trial he has not posted in, not accused)."""

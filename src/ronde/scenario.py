@@ -15,14 +15,15 @@ from typing import Any
 import yaml
 
 from .catalog import default_catalog
-from .engine.clock import PARIS, check_instant, parse_time, start_problem
+from .engine.clock import check_instant, local_instant, parse_time, start_problem
 from .engine.commands import Command
 from .engine.errors import CODES, RuleViolation
 from .engine.game import Game, all_actions
 from .engine.names import nearest, resolve_character
 from .engine.options import validate_options
 from .engine.state import GameState
-from .engine.trials import legal_targets
+from .engine.trials import ALIKE_WHATEVER_THE_OUTCOME, frozen_by, legal_targets
+from .engine.unmasking import before_verdicts
 from .engine.views import public_identities
 
 STEP_KEYS = {"at", "by", "do", "expect", "expect_error", "expect_answer"}
@@ -143,8 +144,7 @@ def _time(value: object, start: date, path: Path, line: int | None) -> datetime:
     try:
         if isinstance(value, datetime):
             check_instant(value)  # (before any conversion: year 1 overflows)
-            aware = value if value.tzinfo else value.replace(tzinfo=PARIS)
-            return aware.astimezone(UTC)
+            return value.astimezone(UTC) if value.tzinfo else local_instant(value)
         return parse_time(str(value), start)
     except ValueError as exc:
         raise ScenarioError(path, line, str(exc)) from None
@@ -332,20 +332,58 @@ def run(s: Scenario) -> Outcome:
         return Outcome(s.path, False, current[0], problem)
 
 
+def announces_when_needed(s: Scenario) -> bool:
+    """Whether the runner announces the verdicts of ``s``: a story that never says when a
+    verdict is announced (no ``announce`` step) has each announced by the first game
+    master as late as the story lets it be (R4.8: "as soon as they can"; late complaints
+    and other players' actions meanwhile see it waiting), but before the first later
+    step that checks anything (``expect``) or in which its accused acts (an action that
+    A77 ``frozen`` would refuse alike until the announcement): a story that looks at the
+    game after a verdict without saying it is announced tells it as announced. A story
+    with an ``announce`` step (even a refused one) announces only where it says so."""
+    return not any(step.action == "announce" for step in s.steps)
+
+
 def _run(s: Scenario, current: list[int | None]) -> Outcome:
     game = build_game(s)
+    lazy = announces_when_needed(s)
     for step in s.steps:
         current[0] = step.index
         game.advance(step.at)
+        if lazy and (step.expect or _accused_acts(game.state, step)):
+            announce_reached(game, step.at)
         if step.action is not None:
             problem = _do(game, step)
             if problem:
                 return Outcome(s.path, False, step.index, problem)
         for key, expected in step.expect.items():
-            problem = check(game.state, key, expected)
+            problem = check(game.state, key, expected, game)
             if problem:
                 return Outcome(s.path, False, step.index, problem)
     return Outcome(s.path, True)
+
+
+def _accused_acts(g: GameState, step: Step) -> bool:
+    """Whether ``step`` is an action of the accused of a verdict not yet announced that
+    A77 ``frozen`` refuses alike until its announcement."""
+    if step.action is None or step.by is None or step.action in ALIKE_WHATEVER_THE_OUTCOME:
+        return False
+    seat = g.seat_of(step.by)
+    return seat is not None and frozen_by(g, seat) is not None
+
+
+def announce_reached(game: Game, at: datetime) -> None:
+    """The first game master announces, at ``at``, every verdict reached and not yet
+    announced, in the order they were reached."""
+    g = game.state
+    if g.game_ended:
+        return
+    waiting = sorted(
+        (t for t in g.trials if t.concluded and not t.announced),
+        key=lambda t: (t.ended_at or at, t.number),
+    )
+    for t in waiting:
+        game.execute(Command("announce", g.game_masters[0], at, {"trial": t.number}))
 
 
 def _do(game: Game, step: Step) -> str | None:
@@ -386,8 +424,12 @@ def _norm_char(value: object) -> str:
         return text
 
 
-def check(g: GameState, key: str, expected: Any) -> str | None:
-    """Compare one ``expect`` entry with the state; return a mismatch or ``None``."""
+def check(g: GameState, key: str, expected: Any, game: Game | None = None) -> str | None:
+    """Compare one ``expect`` entry with the state; return a mismatch or ``None``.
+
+    ``targets``, ``learned`` and ``public`` show the game as the named player (or the
+    public) knows it while verdicts wait for their announcement (A77: as his commands
+    read it, ``game.reading_as``); the other checks show the truth (FORMAT.md)."""
     if key == "trials":
         for number, status in dict(expected).items():
             t = g.trial(int(number))
@@ -413,7 +455,8 @@ def check(g: GameState, key: str, expected: Any) -> str | None:
             if seat is None:
                 return f"expected player {name}, got no such player"
             p = g.players[seat]
-            got_set = legal_targets(g, p, anonymous=False) | legal_targets(g, p, anonymous=True)
+            with game.reading_as(seat) if game is not None else before_verdicts(g):
+                got_set = legal_targets(g, p, anonymous=False) | legal_targets(g, p, anonymous=True)
             want_set = {_norm_char(c) for c in characters or []}
             if got_set != want_set:
                 return f"expected targets of {name} {sorted(want_set)}, got {sorted(got_set)}"
@@ -432,11 +475,13 @@ def check(g: GameState, key: str, expected: Any) -> str | None:
                 return f"expected player {name}, got no such player"
             for other, character in dict(others).items():
                 oseat = _seat(g, other)
-                got = g.players[seat].learned.get(oseat or "", "nothing")
+                with before_verdicts(g):
+                    got = g.players[seat].learned.get(oseat or "", "nothing")
                 if got != _norm_char(character):
                     return f"expected {name} to have learned {other} is {character}, got {got}"
     elif key == "public":
-        known = public_identities(g)
+        with before_verdicts(g):
+            known = public_identities(g)
         for name, character in dict(expected).items():
             seat = _seat(g, name)
             got = known.get(seat or "", "nothing")

@@ -68,7 +68,7 @@ def _accused_asks(
     return _requests_shown(bob, w), req, w, mj
 
 
-@pytest.mark.parametrize(("supposed", "after"), [("woody", "refusée"), ("pierrot", "acceptée")])
+@pytest.mark.parametrize(("supposed", "after"), [("woody", "refusée"), ("pierrot", "refusée")])
 def test_the_accused_learns_nothing_from_a_request_answered_before_the_announcement(
     clock: Any, supposed: str, after: str
 ) -> None:
@@ -76,7 +76,10 @@ def test_the_accused_learns_nothing_from_a_request_answered_before_the_announcem
     through his page. Before the fix the game masters' "Accepter" ran it on the game as
     it is: refused "Bob est démasqué." if the verdict was JUST (he is Woody), accepted if
     UNJUST, and his page told him which. Now the request waits for the announcement,
-    whatever the verdict (the same line on his page), and is answered after it."""
+    whatever the verdict (the same line on his page); accepted after it, it is judged
+    at its own time, before the announcement: refused alike whatever the verdict
+    (RULES.md A77 clarification 1: every action of the accused that the outcome would
+    change is refused with actor_unmasked until the announcement)."""
     service.clear_cache()
     shown, req, w, mj = _accused_asks(clock, supposed)
     # the same line whatever the verdict: the request, waiting
@@ -115,10 +118,19 @@ def test_a_power_of_the_accused_recorded_in_the_console_waits_for_the_announceme
     assert not Action.objects.filter(game=w.game, action="ask").exists()
     after = _TOKENS.sub(r"\1", bob.get(reverse("player", args=[w.game.slug])).content.decode())
     assert after == before
-    # after the announcement, recorded at the time the MP came: the rules decide
+    # after the announcement, recorded at the time the MP came: refused alike, the
+    # verdict was waiting then (A77 clarification 1)
     clock("J2 13:00")
     _gm(mj, w, "announce", {"trial": 1})
     r = mj.post(reverse("gm_action", args=[w.game.slug, "ask"]), ask)
+    assert r.status_code == 400
+    assert "attend l'annonce du verdict du Procès n°1" in html.unescape(r.content.decode())
+    assert not Action.objects.filter(game=w.game, action="ask").exists()
+    # sent again after the announcement: the rules decide on the verdict, now public
+    clock("J2 13:10")
+    r = mj.post(
+        reverse("gm_action", args=[w.game.slug, "ask"]), {**ask, "at": service.now().isoformat()}
+    )
     asked = Action.objects.filter(game=w.game, action="ask").count()
     if recorded == "refused":  # JUST: he was unmasked then (R8.4), nothing recorded
         assert r.status_code == 400 and asked == 0

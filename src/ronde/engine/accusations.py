@@ -171,7 +171,10 @@ def complain(ctx: Context, cmd: Command, actor: str) -> None:
     """
     g = ctx.g
     t = trial_of(g, cmd)
-    if not (t.status == "open" and g.opt("A12") == "full_window" and g.play_ended):
+    # A12 ``full_window``: after the end of play the trials keep their 24 hours for
+    # complaints (late ones included until the verdict is announced): the game still
+    # runs for them, a closed one says so (``trial_closed``)
+    if not (g.opt("A12") == "full_window" and g.play_ended and not g.game_ended):
         running(g)
     p = g.players[actor]
     check_active(g, p)

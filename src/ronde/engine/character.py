@@ -127,6 +127,13 @@ class Character:
         """Override of the truth of an accusation against him (R4.9); ``None``: default."""
         return None
 
+    def keeps_mask_if_just(self, g: GameState, accused: Player, trial: Trial) -> bool:
+        """Whether a JUST verdict of ``trial``, which names this Character, would leave
+        ``accused`` masked whoever he is, as public facts tell (the Diva's first trial,
+        R7.14.4; Guignol's from J8, R7.5.3): under A77 ``frozen`` his actions are then
+        not frozen while it waits (its outcome changes none of them)."""
+        return False
+
     def escapes_unmasking(
         self, g: GameState, p: Player, cause: str, trial: Trial | None, cause_day: int
     ) -> bool:

@@ -33,6 +33,13 @@ Validator = Callable[[GameState, Command], dict[str, Any]]
 Executor = Callable[[Context, dict[str, Any], tuple[str, ...], int], None]
 
 
+def told(g: GameState) -> list[str]:
+    """Who a chorus action's message goes to: the chorus's members now. Never the
+    members it pays, handed to its executor: under A64 ``at_end`` they are the chorus
+    itself (``CHORUS``), a payee and no recipient."""
+    return sorted(g.chorus())
+
+
 def denunciation(g: GameState, cmd: Command) -> dict[str, Any]:
     """``player`` + ``as``: a masked player and a masked Ronde Character (R8.7, R2.12).
 
@@ -135,6 +142,9 @@ def decide(ctx: Context, day: int) -> None:
     with truly(g):
         members = tuple(sorted(g.chorus()))
         paid_now = tuple(sorted(g.chorus()))
+    # a majority of the members as players know them (A63 ``absolute_majority``): the
+    # accused of a JUST verdict not yet announced would tell it by counting (A77)
+    known = len(g.chorus())
     votes = {s: v for s, v in g.chorus_votes.get(day, {}).items() if s in members}
     apart = g.flags.get("investigate_votes", {}).get(day, {})
     investigations = {s: v for s, v in apart.items() if s in members}
@@ -153,7 +163,7 @@ def decide(ctx: Context, day: int) -> None:
         groups.append(votes)
     for group in groups:
         if group:
-            _decide_group(ctx, day, group, members, paid_now)
+            _decide_group(ctx, day, group, members, paid_now, known)
 
 
 def _decide_group(
@@ -162,6 +172,7 @@ def _decide_group(
     group: dict[str, tuple[str, dict[str, Any]]],
     members: tuple[str, ...],
     paid_now: tuple[str, ...],
+    known: int,
 ) -> None:
     g = ctx.g
     tally = Counter(_key(a, args) for a, args in group.values())
@@ -176,7 +187,7 @@ def _decide_group(
             winner, tie_break = sec_key, True
     if winner is None:
         return
-    if g.opt("A63") == "absolute_majority" and 2 * best <= len(members):
+    if g.opt("A63") == "absolute_majority" and 2 * best <= known:
         return
     action, _ = winner
     args = next(v[1] for v in group.values() if _key(*v) == winner)
@@ -202,9 +213,18 @@ def _decide_group(
 
 
 def appoint_secretary(ctx: Context, cmd: Command, actor: str) -> None:
-    """``appoint_secretary`` (game master): an unmasked player (R8.12, R8.14)."""
+    """``appoint_secretary`` (game master): a member of the chorus, unmasked and alive
+    (R8.12, R8.14, A78).
+
+    Raises:
+        RuleViolation: ``not_allowed`` (a masked or dead player: outside the chorus).
+    """
     g = ctx.g
     seat = player_seat(g, cmd.require("player"))
     if g.players[seat].masked:
         raise RuleViolation("not_allowed", f"{g.pseudo(seat)} n'est pas démasqué.")
+    if not g.players[seat].alive:
+        raise RuleViolation(
+            "not_allowed", f"{g.pseudo(seat)} est mort : il n'est plus du chœur (A78)."
+        )
     ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by=cmd.by))

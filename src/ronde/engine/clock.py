@@ -128,12 +128,35 @@ def counting_day(start: date, t: datetime, options: Mapping[str, str]) -> int:
     return n
 
 
+def local_instant(wall: datetime) -> datetime:
+    """The instant (UTC) of a Europe/Paris wall-clock time (a naive ``wall``): a time that
+    occurs twice (when clocks go back) is its first occurrence; one that does not exist
+    (the hour skipped when clocks go forward) is an error.
+
+    Raises:
+        ValueError: the local time does not exist (French message).
+    """
+    local = wall.replace(tzinfo=PARIS, fold=0)
+    instant = local.astimezone(UTC)
+    if instant.astimezone(PARIS).replace(tzinfo=None) != wall.replace(tzinfo=None, fold=0):
+        raise ValueError(
+            f"heure inexistante à Paris : {wall:%d/%m/%Y %H:%M} (les horloges avancent "
+            "d'une heure cette nuit-là)"
+        )
+    return instant
+
+
 def at_clock(start: date, n: int, hour: int, minute: int) -> datetime:
-    """Return J*n* at ``hour:minute`` local time; 24:00 is the next day's 00:00."""
+    """Return J*n* at ``hour:minute`` local time; 24:00 is the next day's 00:00. A time
+    repeated when clocks go back is its first occurrence (:func:`local_instant`).
+
+    Raises:
+        ValueError: a local time that does not exist (clocks going forward).
+    """
     if hour == 24 and minute == 0:
         return day_start(start, n + 1)
     d = start + timedelta(days=n - 1)
-    return datetime.combine(d, time(hour, minute), tzinfo=PARIS).astimezone(UTC)
+    return local_instant(datetime.combine(d, time(hour, minute)))
 
 
 def cutoff_1313(start: date) -> datetime:
@@ -144,10 +167,13 @@ def cutoff_1313(start: date) -> datetime:
 def parse_time(text: str, start: date) -> datetime:
     """Parse ``"J3 10:00"`` (or ``"J3"``, meaning 00:00) or an ISO 8601 timestamp.
 
-    Naive ISO timestamps are read as Europe/Paris local time.
+    Naive ISO timestamps are read as Europe/Paris local time. A local time that occurs
+    twice (when clocks go back) is its first occurrence; one that does not exist (when
+    clocks go forward) is refused.
 
     Raises:
-        ValueError: the text is neither form (the message is in French).
+        ValueError: the text is neither form, or names a local time that does not
+            exist (the message is in French).
     """
     m = _DAY_TIME.match(text)
     if m:
@@ -165,7 +191,7 @@ def parse_time(text: str, start: date) -> datetime:
         ) from None
     check_instant(t)  # (before any conversion: year 1 and year 9999 overflow)
     if t.tzinfo is None:
-        t = t.replace(tzinfo=PARIS)
+        return local_instant(t)
     return t.astimezone(UTC)
 
 

@@ -310,6 +310,20 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     # what the public learned stays: the new mask is told to him only (A67)
     p.told_targets = set()
     g.holders.setdefault("extra", []).append(e.player)
+    _leaves_chorus(g, e.player)
+
+
+def _died(g: GameState, e: PlayerDied) -> None:
+    g.players[e.player].alive = False
+    _leaves_chorus(g, e.player)
+
+
+def _leaves_chorus(g: GameState, seat: str) -> None:
+    """A Secretary who dies or leaves the chorus leaves the post empty until the game
+    masters appoint another member (A78; the engine appoints only the first)."""
+    if g.secretary == seat:
+        g.secretary = None
+        g.flags["secretary_vacated"] = True
 
 
 def _guess(g: GameState, e: RondeGuessed) -> None:
@@ -395,7 +409,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     CutoffPassed: _set("cutoff_done", True),
     PlayEnded: _set("play_ended", True),
     GameEnded: _set("game_ended", True),
-    PlayerDied: lambda g, e: setattr(g.players[e.player], "alive", False),
+    PlayerDied: _died,
     CharacterFact: _fact,
 }
 
@@ -453,7 +467,6 @@ _KEEPS_FLAGS: frozenset[type[Event]] = frozenset(
         CutoffPassed,
         PlayEnded,
         GameEnded,
-        PlayerDied,
         ChorusDecided,
         InvestigationMade,
         SecretaryAppointed,

@@ -678,7 +678,7 @@ class Game:
         g.clock = cmd.at  # checks read the acting instant; restored if refused
         seat = g.seat_of(cmd.by)
         try:
-            with self._reading(seat):
+            with self.reading_as(seat):
                 self._dispatch(ctx, cmd, who, handler, seat)
         except BaseException:
             if len(self.log) == start:
@@ -687,15 +687,20 @@ class Game:
         seen.append(mine)
         return self.log[start:]
 
-    def _reading(self, seat: str | None) -> AbstractContextManager[None]:
+    def reading_as(self, seat: str | None) -> AbstractContextManager[None]:
         """How a command of the player at ``seat`` reads the game (A77): as players know it
-        while verdicts wait for their announcement, but a verdict's accused reads his own
-        verdict as it left him (his trial actions are refused alike under ``frozen``); a
-        game master's command (no seat) reads it as it is."""
+        while verdicts wait for their announcement; under ``outcome_applies`` a verdict's
+        accused reads his own verdict as it left him (under ``frozen`` he knows it no
+        better than the others, and every action of his that it would change is refused
+        alike); a game master's command (no seat) reads it as it is."""
         g = self.state
         if seat is None:
             return nullcontext()  # (the game masters see everything)
-        if not unmasking.pending_now(g) or awaiting_verdict(g, seat) is None:
+        if (
+            not unmasking.pending_now(g)
+            or g.opt("A77") == "frozen"
+            or awaiting_verdict(g, seat) is None
+        ):
             return as_known(g)
         own = frozenset(
             t.number for t in g.trials if t.concluded and not t.announced and seat in t.accused
@@ -723,7 +728,7 @@ class Game:
                 raise AssertionError("unreachable")
             if not g.game_ended:  # in a closed game the handler refuses (R5.17 order)
                 check_arguments(cmd)
-                if trials.is_trial_action(cmd.action, cmd.args):
+                if cmd.action not in trials.ALIKE_WHATEVER_THE_OUTCOME:
                     trials.check_not_awaiting(g, seat)
             handler(ctx, cmd, seat)
 

@@ -238,12 +238,9 @@ class GameState:
                     return found[2]
             except TypeError:  # a naive datetime
                 pass
-        hit = self.memo_cache.get("days")
-        days: dict[datetime, int] = hit[1] if hit is not None else self.times("days")
+        days: dict[datetime, int] = self.times("days")
         n = days.get(when)
         if n is None:
-            if len(days) > 4096:
-                days.clear()
             n = days[when] = counting_day(self.start, when, self.options)
         self.day_cache = (self.day_start(n), self.day_start(n + 1), n)
         return n

@@ -21,8 +21,8 @@ from .constraints import constraint_range, covered, jokers_left
 from .errors import RuleViolation
 from .ronde import revived
 from .state import GameState
-from .trials import anonymous_right, legal_targets, quota_refusal
-from .unmasking import awaiting_verdict, before_verdicts, held_by, hidden_unmaskings, reading
+from .trials import anonymous_right, frozen_by, legal_targets, quota_refusal
+from .unmasking import before_verdicts, held_by, hidden_unmaskings, reading
 
 View = dict[str, Any]
 
@@ -46,7 +46,7 @@ def today_view(g: GameState, seat: str) -> View:
     and under ``frozen`` the accused may not take part in trials meanwhile.
     """
     with reading():
-        awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+        awaiting = frozen_by(g, seat) is not None
         with before_verdicts(g):
             return _today_view(g, seat, awaiting=awaiting)
 

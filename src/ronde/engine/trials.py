@@ -7,17 +7,13 @@ a rule of the trial itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from .character import answering, character_of
 from .commands import Command
 from .context import Context
 from .errors import RuleViolation
 from .names import nearest
 from .state import CHORUS, Complaint, GameState, Player, Trial
-from .unmasking import (
-    awaiting_verdict,
-)
+from .unmasking import verdicts_awaited
 
 STATUS_FR = {
     "concluded": "conclu, verdict à annoncer",
@@ -71,31 +67,42 @@ def check_active(g: GameState, p: Player) -> None:
 
 
 def check_not_awaiting(g: GameState, seat: str) -> None:
-    """A77 ``frozen``: the accused of a verdict not yet announced takes no trial action
-    (opening, complaint, a power aimed at a trial), refused alike whatever the outcome.
+    """A77 ``frozen``: the accused of a verdict not yet announced takes no action whose
+    acceptance its outcome would change (trial actions, powers, chorus votes, requests
+    such as a Joker), refused alike whatever the outcome (A77 clarification 1).
 
     Raises:
         RuleViolation: ``actor_unmasked``.
     """
-    t = awaiting_verdict(g, seat)
-    if t is not None and g.opt("A77") == "frozen":
+    t = frozen_by(g, seat)
+    if t is not None:
         raise RuleViolation(
             "actor_unmasked",
             f"{g.pseudo(seat)} attend l'annonce du verdict du Procès n°{t.number} : "
-            "aucune action de Procès d'ici là (A77).",
+            "aucune action de jeu d'ici là (A77).",
         )
 
 
-#: trial actions (A77): the player actions that are not a power aimed at a trial though
-#: they name one (a post in a trial topic is an opinion, R4.5)
-NOT_TRIAL_ACTIONS = frozenset({"post"})
+def frozen_by(g: GameState, seat: str) -> Trial | None:
+    """Under A77 ``frozen``, the verdict not yet announced against ``seat`` that freezes
+    his actions until its announcement: one whose JUST outcome would unmask him (not
+    the Diva's first trial, not Guignol's from J8: hook ``keeps_mask_if_just``, read
+    from public facts), so that whether he may act would tell the outcome."""
+    if g.opt("A77") != "frozen":
+        return None
+    p = g.players[seat]
+    for t in verdicts_awaited(g, seat):
+        named = g.characters.get(t.supposed)
+        if named is None or not named.keeps_mask_if_just(g, p, t):
+            return t
+    return None
 
 
-def is_trial_action(action: str, args: Mapping[str, object]) -> bool:
-    """Opening, complaining, or a power aimed at a trial (it names one)."""
-    if action in ("open_trial", "complain"):
-        return True
-    return "trial" in args and action not in NOT_TRIAL_ACTIONS
+#: the player actions that the accused of a verdict not yet announced may still take
+#: (A77 ``frozen``): those accepted alike, masked or unmasked: a post in a trial topic
+#: (an opinion, R4.5), a Rehearsals post (R7.1.2: the unmasked keep taking part), items
+#: sent to the game masters (R6.18: anybody), the guess of the Ronde (R10.3, A71)
+ALIKE_WHATEVER_THE_OUTCOME = frozenset({"post", "rehearse", "send_items", "guess_ronde"})
 
 
 def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -53,8 +53,16 @@ VOTES = frozenset({"investigate_votes"})
 
 
 def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
-    """The concluded trial against ``seat`` whose verdict is not announced yet, if any
-    (not once the game masters gave him a new mask after it, R8.16)."""
+    """The first concluded trial against ``seat`` whose verdict is not announced yet, if
+    any (not once the game masters gave him a new mask after it, R8.16)."""
+    for t in verdicts_awaited(g, seat):
+        return t
+    return None
+
+
+def verdicts_awaited(g: GameState, seat: str) -> Iterator[Trial]:
+    """The concluded trials against ``seat`` whose verdicts are not announced yet, in
+    order (not once the game masters gave him a new mask after them, R8.16)."""
     p = g.players[seat]
     trials = g.trials
     for number in _pending(g):
@@ -64,8 +72,15 @@ def awaiting_verdict(g: GameState, seat: str) -> Trial | None:
             # (masked only as players know him: not a new mask, A77)
             if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
                 continue
-            return t
-    return None
+            yield t
+
+
+def verdicts_naming(g: GameState, characters: Collection[str]) -> list[Trial]:
+    """The verdicts not yet announced whose supposed Character is one of ``characters``
+    (A77 clarification 2): a deadline whose result depends on whether one of them fell
+    waits for them, whoever the accused (the supposed Character is public; who holds it
+    is not)."""
+    return [g.trials[n - 1] for n in _pending(g) if g.trials[n - 1].supposed in characters]
 
 
 _MISSING = object()
@@ -232,7 +247,9 @@ def _hide(g: GameState, keep: frozenset[int] = frozenset(), kind: str = "views")
         # the engine made him the Secretary (R8.12): the public would see the next one
         order = g.unmask_order
         last = max((i for i, s in enumerate(order) if s == g.secretary), default=len(order))
-        g.secretary = next((s for s in order[last + 1 :] if s not in hidden), None)
+        g.secretary = next(
+            (s for s in order[last + 1 :] if s not in hidden and g.players[s].alive), None
+        )
     flags = dict(g.flags)
     for number in reversed(pending):  # (in the trials' order: the last one first)
         before, later = g.verdict_flags.get(number, ({}, None))

@@ -104,7 +104,9 @@ def unmask(
     # still open against him, third parties' reactions (the Tragic Hero's monster ...)
     if not held:
         _moot_trials(ctx, seat)
-    if g.secretary is None:
+    if g.secretary is None and p.alive and not g.flags.get("secretary_vacated"):
+        # the first unmasked member of the chorus (R8.12, A78: not a dead one; once a
+        # Secretary dies or leaves, the game masters appoint the next)
         ctx.emit(SecretaryAppointed(at=ctx.now, player=seat, by="engine"))
     module.on_unmasked(ctx, p)
     if not held:

@@ -20,7 +20,7 @@ from .constraints import constraint_range, covered
 from .names import fold_name, french_name
 from .ronde import boost_on, window
 from .state import CHORUS, GameState, Player, Trial
-from .trials import anonymous_right, legal_targets, quorum_count, quota_refusal
+from .trials import anonymous_right, frozen_by, legal_targets, quorum_count, quota_refusal
 from .unmasking import (
     awaiting_verdict,
     before_verdicts,
@@ -150,7 +150,7 @@ def player_view(g: GameState, seat: str) -> View:
     game masters have not announced (A77, :func:`before_verdicts`)."""
     with reading():
         pending = awaiting_verdict(g, seat)
-        awaiting = g.opt("A77") == "frozen" and pending is not None
+        awaiting = frozen_by(g, seat) is not None
         hidden = pending is not None and seat in hidden_unmaskings(g)
         since = pending.ended_at if pending is not None and hidden else None
         with before_verdicts(g):
@@ -718,7 +718,7 @@ def _player_brief(g: GameState, seat: str) -> LazyView:
     # (A77, as :func:`player_view`): what it holds at once is computed so, and each
     # other entry, when read, within the same what-if (``LazyView._known``)
     with reading():
-        awaiting = g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None
+        awaiting = frozen_by(g, seat) is not None
         with before_verdicts(g):
             brief = _brief_of(g, seat, awaiting=awaiting)
     brief._known = True

@@ -29,6 +29,10 @@ Failure: a failed constraint (R6.2); no JUST trial shortened after his two attem
 (R7.7.5, A36 ``one_success``: an UNJUST shortening or a window without an attempt is
 a failed attempt, the sanction falls as soon as both have failed — a missing W2
 attempt at J13 13:13; ``strict``: each window without an attempt unmasks at its end).
+A shortened trial's outcome is told with its verdict (A77): his attempt stays "en
+attente du verdict" until the game masters announce it, then succeeds or fails, and
+R7.7.5 is judged then (A77 clarification 2: what it causes dates from the
+announcement).
 
 Inheritance: none. The Revenant given his role has the duty for the windows that
 start after the assignment (A61).
@@ -49,7 +53,7 @@ from ..context import Context
 from ..duties import window_attempt
 from ..events import CharacterFact
 from ..sentences import attempt, table, values, window
-from ..state import GameState, Player
+from ..state import GameState, Player, Trial
 from ..trials import _score_complaint, accusation_truth, opener_scores
 from ..unmasking import held_by
 from ..verdicts import end_trial, unmask
@@ -113,8 +117,8 @@ class Chucky(ListedJokers):
             reason="écourté (R7.7.4)",
         )
         self._score(ctx, actor, t.number, truth)
-        self._result(ctx, actor, w, "success" if t.status == "just" else "failed", t.number)
-        self._judge(ctx, p)
+        # its outcome is told with its verdict (A77): the attempt waits for the
+        # announcement to succeed or fail (``after_announcement``), and so does his fate
 
     def _score(self, ctx: Context, actor: str, number: int, truth: bool) -> None:
         """Chucky's fictitious complaint (R9.27, A42) and A42 ``not_concluded``."""
@@ -158,6 +162,17 @@ class Chucky(ListedJokers):
         required = self._required(g, p)
         if required and all(attempts.get(w, {}).get("status") in FAILED for w in required):
             unmask(ctx, p.seat, "duty", "R7.7.5", detail="aucun Procès juste écourté")
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A shortening whose verdict was waiting (A77): its attempt succeeds if the trial
+        was JUST, else fails; then R7.7.5 is judged, now."""
+        g = ctx.g
+        for p in g.players.values():
+            for w, a in sorted(p.data.get("chucky_attempts", {}).items()):
+                if a.get("trial") == trial.number and a["status"] == "pending":
+                    status = "success" if trial.status == "just" else "failed"
+                    self._result(ctx, p.seat, int(w), status, trial.number)
+                    self._judge(ctx, p)
 
     def _window_closed(self, ctx: Context, p: Player, w: int) -> None:
         g = ctx.g

@@ -28,6 +28,10 @@ day after his partner's fall (a window reaching past J13 is not judged);
 ``sliding`` — never two days in a row without one. A23 lowers or waives a window
 with a sleep day.
 
+A verdict not yet announced that names the Decorators decides whether the pair still
+stands: the days that end while it waits (items, contest, survivor) are settled at its
+announcement, in order, on the real outcome (A77 clarification 2).
+
 A40 ``unknown``: they are not told each other; ``known``: each learns the other
 at the role reveal.
 
@@ -51,7 +55,8 @@ from ..constraints import covered
 from ..context import Context
 from ..events import CharacterFact, IdentityLearned
 from ..sentences import number, people, plural, table, values
-from ..state import GameState, Player
+from ..state import GameState, Player, Trial
+from ..unmasking import verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -106,8 +111,9 @@ class Decorators(Character):
             run += 1
         return run, total
 
-    def _settle(self, ctx: Context, day: int) -> None:
-        """The end of ``day`` for the pair: items, contest, survivor (once per day)."""
+    def _settle(self, ctx: Context, day: int, *, settling: bool = False) -> None:
+        """The end of ``day`` for the pair: items, contest, survivor (once per day);
+        ``settling``: a day that waited for a verdict naming them, settled now (A77)."""
 
         g = ctx.g
         if day < 2 or day in g.flags.get("decorators_settled", []):
@@ -115,6 +121,14 @@ class Decorators(Character):
         holders = sorted(g.holders.get(self.id, []))
         masked = [s for s in holders if g.players[s].masked and g.players[s].character == self.id]
         if not masked:
+            return
+        waiting = [] if settling else verdicts_naming(g, {self.id})
+        if waiting or (not settling and g.flags.get("decorators_waits")):
+            # a verdict not yet announced names the Decorators: whether the pair still
+            # stands (contest, survivor) depends on its outcome: the day is settled at
+            # its announcement, with the days after it (A77 clarification 2)
+            trials = [t.number for t in waiting]
+            self.fact(ctx, holders[0], "settle_waits", {"day": day, "trials": trials})
             return
         if len(masked) == 2:
             a, b = masked
@@ -185,6 +199,21 @@ class Decorators(Character):
                 cause_day=day,
             )
 
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """The days that waited for verdicts naming the Decorators, in order, once those
+        are announced (A77): settled now, on the game as it is."""
+        g = ctx.g
+        while True:
+            waits = g.flags.get("decorators_waits", [])
+            if not waits:
+                return
+            first = waits[0]
+            if not all(g.trials[int(n) - 1].announced for n in first["trials"]):
+                return
+            holders = sorted(g.holders.get(self.id, []))
+            self.fact(ctx, holders[0], "settle_done", {"day": first["day"]})
+            self._settle(ctx, int(first["day"]), settling=True)
+
     # -- timers -------------------------------------------------------------------------
     def after_day_closed(self, ctx: Context, day: int) -> None:
         if day < LAST_DAY:
@@ -223,6 +252,14 @@ class Decorators(Character):
             unmask(ctx, p.seat, "constraint", "R7.6.3", detail=f"J{day}", cause_day=day)
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
+        if fact.kind == "settle_waits":
+            wait = {"day": int(fact.data["day"]), "trials": list(fact.data["trials"])}
+            g.flags["decorators_waits"] = [*g.flags.get("decorators_waits", []), wait]
+            return
+        if fact.kind == "settle_done":
+            waits = g.flags.get("decorators_waits", [])
+            g.flags["decorators_waits"] = [w for w in waits if w["day"] != fact.data["day"]]
+            return
         if fact.kind == "contest":
             day = int(fact.data["day"])
             g.flags["decorators_settled"] = [*g.flags.get("decorators_settled", []), day]

@@ -26,10 +26,14 @@ herself, the Decorators as one entry, never "Extra"; repeats allowed, or not und
 ``distinct``). Every day J2–J13 she opens a trial against the day's Character or
 complains in an open trial naming it (R7.16.2); missing it unmasks her at the end
 of that day (J13: at 13:13, R3.3); sleep or an exemption waives the day (R6.8,
-R3.10). A day whose Character is already unmasked (even on that day, before she
-acted, A54) is a rest day; she may instead use ``shift_destiny``: every later
-entry moves one day earlier and the appended Character goes to J13, and the day's
-new Character is then due as usual (R7.16.5, A54).
+R3.10), and so does a verdict against her awaiting its announcement at the end of the
+day (A77 ``frozen``: her trial actions are refused, as for a monstrous Character). A
+day whose Character a verdict not yet announced names is judged at its announcement
+on the real outcome (A77 clarification 2). A day whose Character is already
+unmasked (even on that day, before she acted, A54) is a rest day; she may instead
+use ``shift_destiny``: every later entry moves one day earlier and the appended
+Character goes to J13, and the day's new Character is then due as usual (R7.16.5,
+A54).
 
 Jokers: none (R7.16.6).
 
@@ -52,6 +56,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from .. import chorus
 from ..accusations import emit_opening, file_complaint
 from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..clock import LAST_DAY
@@ -64,8 +69,8 @@ from ..names import french_name, resolve_character
 from ..ronde import forward, slot_live, window
 from ..sentences import name, rows
 from ..state import GameState, Player, Trial
-from ..trials import player_seat, running
-from ..unmasking import awaiting_verdict, hidden_unmaskings
+from ..trials import frozen_by, player_seat, running
+from ..unmasking import awaiting_verdict, hidden_unmaskings, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -247,20 +252,30 @@ class Destiny(Character):
             return
         today = self.entry(g, p, day)
         if today is None or not slot_live(g, today):
-            return  # a rest day (R7.16.5 b, A54)
+            return  # a rest day (R7.16.5 b, A54), as players know the game
+        if frozen_by(g, p.seat) is not None:
+            return  # she awaits a verdict: no trial action of hers is accepted (A77)
         for _kind, number, _anon in p.actions.get(day, []):
             t = g.trial(number)
             if t is not None and t.supposed == today:
                 return
-        waiting = [v for s in g.masked_holders(today) if (v := awaiting_verdict(g, s))]
+        waiting = verdicts_naming(g, {today})
         if waiting:
-            # its holder awaits a verdict: the day is judged at its announcement, as the
-            # verdict left it (a rest day if it unmasked him then, A54, A77)
+            # a verdict not yet announced names the day's Character: whether it fell (a
+            # rest day, A54) depends on its outcome, so the day is judged at the
+            # announcement on the real outcome, found now (A77 clarification 2)
+            with truly(g):
+                fell = not slot_live(g, today)
             self.fact(
                 ctx,
                 p.seat,
                 "duty_waits",
-                {"day": day, "trial": waiting[0].number, "character": today},
+                {
+                    "day": day,
+                    "trials": [t.number for t in waiting],
+                    "character": today,
+                    "fell": fell,
+                },
             )
             return
         self._fail(ctx, p, day, today)
@@ -280,16 +295,22 @@ class Destiny(Character):
             self._duty(ctx, p, day)
 
     def after_announcement(self, ctx: Context, trial: Trial) -> None:
-        """A day that waited for this verdict (A77): a rest day if the verdict unmasked
-        the holder of the day's Character (then, at its conclusion), else missed."""
+        """A day that waited for the verdicts naming its Character (A77): once all are
+        announced, a rest day if its Character had really fallen by the end of the day
+        (a verdict's unmasking dates from its conclusion), else missed, now."""
         g = ctx.g
         for seat, p in g.players.items():
             for wait in list(p.data.get("duty_waits", [])):
-                if wait["trial"] != trial.number:
+                numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
+                if trial.number not in numbers or not all(
+                    g.trials[n - 1].announced for n in numbers
+                ):
                     continue
                 self.fact(ctx, seat, "duty_settled", {"day": wait["day"]})
-                holders = set(g.holders.get(wait["character"], ()))
-                fell = holders & set(trial.flags.get("unmasked", ()))
+                fell = wait.get("fell")
+                if fell is None:  # (a wait recorded before the real outcome was kept)
+                    holders = set(g.holders.get(wait["character"], ()))
+                    fell = bool(holders & set(trial.flags.get("unmasked", ())))
                 if not fell and p.masked and self.holds(g, p):
                     self._fail(ctx, p, int(wait["day"]), str(wait["character"]))
 
@@ -393,7 +414,7 @@ class Destiny(Character):
             or not slot_live(g, target)
             or not all(g.players[s].active for s in accused)
         ):
-            told = sorted(g.chorus())  # the members now (``members`` may be the chorus, A64)
+            told = chorus.told(g)
             ctx.tell(told, "cut_thread_void", "Le fil du destin ne peut pas être tranché.")
             return
         for t in g.open_trials():

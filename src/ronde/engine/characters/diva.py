@@ -9,7 +9,8 @@ every masked player who incarnates it and ever filed a complaint against her —
 public or anonymous, valid or null, in any trial where she was accused, up to
 now (A48) — is publicly named (``g.flags["public_identities"]``) and keeps his
 mask (R7.14.5); "the Decorators" names whichever Decorator(s) complained.
-Last breath: once unmasked, by the end of the day after her unmasking (A48), she
+Last breath: once unmasked, by the end of the day after her unmasking (A48; after a
+verdict's, the day after its announcement, A77: she learns her fall then), she
 MAY designate one Character she never designated (``last_breath``); the masked
 players incarnating it who complained against her are unmasked at once (cause
 ``power``, R7.14.6).
@@ -53,6 +54,7 @@ from ..ronde import slot_live
 from ..sentences import names, values
 from ..state import CHORUS, Complaint, GameState, Player, Trial
 from ..trials import opener_scores, running
+from ..unmasking import awaiting_verdict
 from ..verdicts import unmask
 from ..work import Todo
 
@@ -119,6 +121,12 @@ class Diva(Character):
     # -- protection (R7.14.3, R7.14.4) ---------------------------------------------------
     def null_against(self, g: GameState, accused: Player, author: Player, trial: Trial) -> bool:
         return author.character == "extra"
+
+    def keeps_mask_if_just(self, g: GameState, accused: Player, trial: Trial) -> bool:
+        # her first JUST trial only worries her (R7.14.4); she is public (R7.14.1): a
+        # trial naming the Diva against anyone else is UNJUST for all to see
+        worried = accused.data.get(self.id, {}).get("worried")
+        return worried is None or worried == trial.number
 
     def escapes_unmasking(
         self, g: GameState, p: Player, cause: str, trial: Trial | None, cause_day: int
@@ -264,7 +272,22 @@ class Diva(Character):
             unmask(ctx, seat, "power", "R7.14.6", detail="dernier souffle de la Diva")
 
     def on_unmasked(self, ctx: Context, p: Player) -> None:
+        if awaiting_verdict(ctx.g, p.seat) is not None:
+            return  # a verdict's unmasking: her last breath counts from its announcement
         self.fact(ctx, p.seat, "fallen", {"day": ctx.g.day(ctx.now)})
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A verdict that unmasked her is told (A77): her last breath may be given from
+        now, by the end of the next day (A48, A77 clarification 2)."""
+        g = ctx.g
+        for seat in trial.flags.get("unmasked", ()):
+            q = g.players[seat]
+            if (
+                q.original == self.id
+                and not q.masked
+                and "fallen_day" not in q.data.get(self.id, {})
+            ):
+                self.fact(ctx, seat, "fallen", {"day": g.day(ctx.now)})
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         if fact.kind == "public":

@@ -53,6 +53,10 @@ class Guignol(Character):
     ) -> bool:
         return cause_day >= IMMUNE_FROM
 
+    def keeps_mask_if_just(self, g: GameState, accused: Player, trial: Trial) -> bool:
+        # reached from J8: a JUST verdict leaves him masked (R7.5.3, A39)
+        return trial.ended_at is not None and g.day(trial.ended_at) >= IMMUNE_FROM
+
     def accusation_true(self, g: GameState, accused: Player, trial: Trial) -> bool | None:
         if g.opt("A39") == "unjust" and g.clock is not None and g.day(g.clock) >= IMMUNE_FROM:
             return False

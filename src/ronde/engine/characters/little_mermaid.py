@@ -28,9 +28,15 @@ the end of the order's period (J*n+1* 00:00 after an order of J*n−1*, J13 13:1
 an order of J12), or at once if the ruling comes later; an order of J13 has no
 deadline within the game. An unmasked target suffers nothing; an order made
 impossible through no fault of the target (trial ended, sleep, item gone) lapses: the
-MJs then record nothing, or ``obeyed: true``. ``no_sanction``: rulings have no effect.
+MJs then record nothing, or ``obeyed: true``. A complaint order lapses only if the
+trial ended before the target could complain in it after the order was relayed (the
+engine knows when he slept through it: a disobedience ruled then has no effect);
+otherwise not complaining is disobedience, taking effect at the end of the day after
+the order (A45 (2), (3)). ``no_sanction``: rulings have no effect.
 A compelled complaint filed marks the order obeyed by itself. Orders already relayed
-stand when she is unmasked (A62). A Joker never waives an order (R6.13).
+stand when she is unmasked (A62 ``notified_stand``); under ``all_lapse`` an order not
+yet due ends with her mask: it compels nothing more and a disobedience ruled for it
+has no effect. A Joker never waives an order (R6.13).
 
 Constraint: every day two posts at least 6 hours apart from a zone with y < 0
 (R7.10.2); judged by an MJ, presumed met (A1).
@@ -205,8 +211,10 @@ class LittleMermaid(ListedJokers):
     def compels_complaint(self, g: GameState, p: Player, trial: Trial) -> bool:
         if g.clock is None:
             return False
-        for _holder, o in self._orders_to(g, p.seat):
+        for holder, o in self._orders_to(g, p.seat):
             if o["kind"] != "complain" or o["trial"] != trial.number or o["status"] != "pending":
+                continue
+            if _lapsed(g, holder, o):
                 continue
             due = deadline(g, int(o["day"]))
             if due is None or g.clock < due:
@@ -249,7 +257,8 @@ class LittleMermaid(ListedJokers):
         if obeyed:
             return
         due = deadline(g, int(o["day"]))
-        if g.opt("A45") == "no_sanction" or due is None or not g.players[target].masked:
+        lapsed = _lapsed(g, holder, o) or _impossible(g, target, o)
+        if g.opt("A45") == "no_sanction" or due is None or lapsed or not g.players[target].masked:
             ctx.tell(
                 [],
                 "verdict_ignored",
@@ -277,7 +286,13 @@ class LittleMermaid(ListedJokers):
         for p in list(g.players.values()):
             for target, o in p.data.get("orders", {}).items():
                 due = deadline(g, int(o["day"]))
-                if o["status"] == "disobeyed" and due == ctx.now and g.players[target].masked:
+                if (
+                    o["status"] == "disobeyed"
+                    and due == ctx.now
+                    and g.players[target].masked
+                    and not _lapsed(g, p.seat, o)
+                    and not _impossible(g, target, o)
+                ):
                     self._sanction(ctx, target, int(o["day"]))
 
     def after_day_closed(self, ctx: Context, day: int) -> None:
@@ -290,6 +305,7 @@ class LittleMermaid(ListedJokers):
         data = dict(fact.data)
         if fact.kind == "order":
             data["status"] = "pending"
+            data["at"] = fact.at  # (when it was relayed: A45 (3))
             p.data.setdefault("orders", {})[str(data["target"])] = data
         elif fact.kind == "order_status":
             p.data["orders"][str(data["target"])]["status"] = data["status"]
@@ -362,6 +378,35 @@ class LittleMermaid(ListedJokers):
         if data.get("ordered_today"):
             out.append("Vous avez déjà donné un ordre aujourd'hui.")
         return out
+
+
+def _lapsed(g: GameState, holder: str, o: dict[str, Any]) -> bool:
+    """A62 ``all_lapse``: an order relayed ends with its giver's mask, if she falls
+    before it is due (as players know her: a verdict's fall, at its announcement, A77)."""
+    if g.opt("A62") != "all_lapse":
+        return False
+    p = g.players[holder]
+    if p.masked or p.unmasked_at is None:
+        return False
+    due = deadline(g, int(o["day"]))
+    return due is None or p.unmasked_at < due
+
+
+def _impossible(g: GameState, target: str, o: dict[str, Any]) -> bool:
+    """Whether a complaint order lapsed through no fault of its target (A45 (3)): the
+    designated trial ended before he could complain in it after the order was relayed
+    (asleep from the order to its end, R7.13.5). Otherwise not complaining is
+    disobedience."""
+    if o["kind"] != "complain" or "at" not in o:
+        return False
+    t = g.trials[int(o["trial"]) - 1]
+    relayed: datetime = o["at"]
+    if t.ended_at is None:
+        return False  # (still open: he may still complain in it)
+    if t.ended_at <= relayed:
+        return True
+    first, last = g.action_day(relayed), g.action_day(t.ended_at)
+    return all(target in g.asleep.get(d, ()) for d in range(first, last + 1))
 
 
 def _orders_by_target(g: GameState) -> dict[str, list[tuple[str, dict[str, Any]]]]:

@@ -112,15 +112,20 @@ class Pierrot(ListedJokers):
                 )
 
     def on_unmasked(self, ctx: Context, p: Player) -> None:
-        """The chorus inherits the sleep (R7.13.6); A62 ``all_lapse``: even a sleep
-        already notified ends with his unmasking."""
+        """The chorus inherits the sleep (R7.13.6)."""
         self.unlock_chorus(ctx, p.seat)
-        if ctx.g.opt("A62") != "all_lapse":
+
+    def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
+        """A62 ``all_lapse``: even a sleep already notified ends with his unmasking (when
+        it is told: a verdict's, at its announcement, A77)."""
+        g = ctx.g
+        p = g.players[seat]
+        if g.opt("A62") != "all_lapse" or not p.data.get("pending"):
             return
-        today = ctx.g.day(ctx.now)
+        today = g.day(ctx.now)
         for target, chosen in p.data.get("pending", []):
-            if chosen + 1 >= today and target in ctx.g.asleep.get(chosen + 1, set()):
-                self.fact(ctx, p.seat, "sleep_ends", {"target": target, "day": chosen + 1})
+            if chosen + 1 >= today and target in g.asleep.get(chosen + 1, set()):
+                self.fact(ctx, seat, "sleep_ends", {"target": target, "day": chosen + 1})
 
     def apply_fact(self, g: GameState, p: Player, fact: CharacterFact) -> None:
         if fact.kind == "chorus_unlocked":

@@ -24,8 +24,11 @@ Failure: a period without its two lies; his third truth, at once, the MJs tellin
 him each mistake as it occurs (R7.21.5). A60 ``truth``: a participation is a lie
 or a truth according to the accusation's truth when he takes part, counted at
 once whatever the trial's fate; ``outcome``: only trials concluded UNJUST or JUST
-count, when they conclude (in the period of the conclusion). Anonymous complaints
-count for neither.
+count (in the period of the conclusion). Anonymous complaints count for neither.
+A verdict's truth is told with its announcement (A77): a late complaint of his
+(``truth``), and under ``outcome`` every participation, is counted when the verdict is
+announced; a period whose count depends on such a verdict is judged then (A77
+clarification 2), and what it causes dates from then.
 
 Inheritance: none.
 
@@ -107,7 +110,11 @@ class Pinocchio(Character):
         if g.opt("A60") == "outcome":
             self.fact(ctx, seat, "pending", {"trial": trial.number})
             return
-
+        if trial.concluded and not trial.announced:
+            # a late complaint: its truth is the verdict's, told with it (A77): counted
+            # at the announcement, for the day he took part
+            self.fact(ctx, seat, "late", {"trial": trial.number, "day": day})
+            return
         self._count(ctx, p, trial.number, day, lie=not accusation_truth(g, trial))
 
     def after_trial_opened(self, ctx: Context, trial: Trial) -> None:
@@ -118,14 +125,52 @@ class Pinocchio(Character):
         if complaint.author in ctx.g.players:
             self._participated(ctx, trial, complaint.author, complaint.anonymous)
 
-    def after_trial_ended(self, ctx: Context, trial: Trial) -> None:
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A verdict is told (A77): his participations in it are counted now (``truth``:
+        late ones, for the day he took part; ``outcome``: every one, for the day of the
+        conclusion), then the periods that waited for it are judged."""
         g = ctx.g
-        if g.opt("A60") != "outcome" or trial.status not in ("just", "unjust"):
-            return
         for p in g.players.values():
-            if self.holds(g, p) and trial.number in p.data.get(self.id, {}).get("pending", []):
-                day = min(g.action_day(ctx.now), LAST_DAY)
-                self._count(ctx, p, trial.number, day, lie=trial.status == "unjust")
+            if not self.holds(g, p):
+                continue
+            mine = p.data.get(self.id, {})
+            if g.opt("A60") == "outcome":
+                if trial.number in mine.get("pending", []) and trial.status in ("just", "unjust"):
+                    assert trial.ended_at is not None
+                    day = min(g.action_day(trial.ended_at), LAST_DAY)
+                    self._count(ctx, p, trial.number, day, lie=trial.status == "unjust")
+            else:
+                for late in mine.get("late", []):
+                    if late["trial"] == trial.number:
+                        day = int(late["day"])
+                        self._count(ctx, p, trial.number, day, lie=not trial.truth)
+            for wait in list(p.data.get(self.id, {}).get("period_waits", [])):
+                numbers = [int(n) for n in wait["trials"]]
+                if trial.number in numbers and all(g.trials[n - 1].announced for n in numbers):
+                    self.fact(ctx, p.seat, "period_settled", {"last": wait["last"]})
+                    if p.masked and p.unofficial is None:
+                        self._judge_period(ctx, p, int(wait["last"]))
+
+    def _waiting(self, g: GameState, p: Player, first: int, last: int) -> list[int]:
+        """The verdicts not yet announced on which the count of the period J``first``–
+        J``last`` depends: his late complaints in it (``truth``), or the trials he took
+        part in concluded in it (``outcome``)."""
+        mine = p.data.get(self.id, {})
+        if g.opt("A60") == "outcome":
+            trials = [g.trials[int(n) - 1] for n in mine.get("pending", [])]
+            return [
+                t.number
+                for t in trials
+                if t.concluded
+                and not t.announced
+                and t.ended_at is not None
+                and first <= g.action_day(t.ended_at) <= last
+            ]
+        return [
+            int(x["trial"])
+            for x in mine.get("late", [])
+            if first <= int(x["day"]) <= last and not g.trials[int(x["trial"]) - 1].announced
+        ]
 
     def _count(self, ctx: Context, p: Player, trial: int, day: int, *, lie: bool) -> None:
         self.fact(ctx, p.seat, "participation", {"trial": trial, "day": day, "lie": lie})
@@ -153,7 +198,21 @@ class Pinocchio(Character):
 
     # -- periods ---------------------------------------------------------------------
     def _check_period(self, ctx: Context, p: Player, day: int) -> None:
-        """End of a period: two false accusations, fewer with sleep or exemption days (A23)."""
+        """End of a period: two false accusations, fewer with sleep or exemption days
+        (A23). A period whose count depends on a verdict not yet announced is judged at
+        its announcement (A77 clarification 2)."""
+        g = ctx.g
+        for first, last in PERIODS:
+            if last == day:
+                waiting = self._waiting(g, p, first, last)
+                if waiting:
+                    data = {"first": first, "last": last, "trials": waiting}
+                    self.fact(ctx, p.seat, "period_waits", data)
+                    return
+        self._judge_period(ctx, p, day)
+
+    def _judge_period(self, ctx: Context, p: Player, last: int) -> None:
+        """Judge the period that ends on J``last`` (``judge_windows``), now."""
         g = ctx.g
 
         def missed(first: int, last: int) -> str | None:
@@ -170,7 +229,7 @@ class Pinocchio(Character):
         # (the Revenant: only periods that start after the assignment, A61)
         since = self.role_since(g, p)
         judge_windows(
-            ctx, p, day, PERIODS, since=since, missed=missed, cause="duty", rule="R7.21.3"
+            ctx, p, last, PERIODS, since=since, missed=missed, cause="duty", rule="R7.21.3"
         )
 
     def on_day_closed(self, ctx: Context, p: Player, day: int) -> None:
@@ -186,6 +245,15 @@ class Pinocchio(Character):
             mine.setdefault("anonymous_days", []).append(int(fact.data["day"]))
         elif fact.kind == "pending":
             mine.setdefault("pending", []).append(int(fact.data["trial"]))
+        elif fact.kind == "late":
+            mine.setdefault("late", []).append(
+                {"trial": int(fact.data["trial"]), "day": int(fact.data["day"])}
+            )
+        elif fact.kind == "period_waits":
+            mine.setdefault("period_waits", []).append(dict(fact.data))
+        elif fact.kind == "period_settled":
+            waits = mine.get("period_waits", [])
+            mine["period_waits"] = [w for w in waits if w["last"] != fact.data["last"]]
         elif fact.kind == "participation":
             mine.setdefault("participations", []).append(
                 {

@@ -15,7 +15,9 @@ complaint valid for 24 hours from the MJs' notice (recorded at the grant), usabl
 instead of a public complaint: within his quota and against his own legal targets, and
 it may open a trial (R7.19.3, R5.8). The beneficiary's own anonymous rights are used
 first; the gift is spent by the complaint or opening that uses it (its ``kind`` is
-``polichinelle_gift``). A gift already granted stands if Polichinelle falls (A62).
+``polichinelle_gift``). A gift already granted stands if Polichinelle falls (A62
+``notified_stand``), or ends with his mask (``all_lapse``; as players know it: a
+verdict's fall, at its announcement, A77).
 One secret and one gift a day at most (``daily_limit``).
 
 Constraint: every day a reply to another player's post boasting that he knows more or
@@ -161,9 +163,12 @@ class Polichinelle(Character):
         """The beneficiary's earliest unused gift still valid now."""
         if g.clock is None:
             return None
+        lapse = g.opt("A62") == "all_lapse"
         for gift in g.flags.get("polichinelle_gifts", []):
             live = gift["at"] <= g.clock < datetime.fromisoformat(gift["until"])
             if gift["player"] == seat and not gift["used"] and live:
+                if lapse and not g.players[gift["by"]].masked:
+                    continue  # A62 ``all_lapse``: it ends with its giver's mask
                 return dict(gift)
         return None
 

@@ -51,6 +51,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from .. import chorus
 from ..character import ActionHandler, Character, ChorusExecutor, ChorusValidator
 from ..commands import Command
 from ..constraints import covered
@@ -321,7 +322,7 @@ class Prompter(Character):
     ) -> None:
         """Carried out at J*n+1* 00:00 (R8.17): the test of R7.2.3 on J*n*'s Rehearsals."""
         g = ctx.g
-        told = sorted(g.chorus())  # the members now (``members`` may be the chorus, A64)
+        told = chorus.told(g)
         named = str(args["player"])
         right = bool(args.get("theme_found")) and was_extra_on(g, named, day - 1)
         drawn: list[str] = []

@@ -70,8 +70,8 @@ from ..names import french_name, resolve_character
 from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
-from ..trials import player_seat, running
-from ..unmasking import awaiting_verdict
+from ..trials import frozen_by, player_seat, running
+from ..unmasking import truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -324,8 +324,10 @@ class TragicHero(Character):
         )
         if not claimed:
             own = character_of(g, p)
-            if not fits or (own.jokers_allowed(g, p) and own.joker_refusal(g, p, items) is None):
-                return False
+            if own.jokers_allowed(g, p) and (not fits or own.joker_refusal(g, p, items) is None):
+                return False  # his own Joker, or his own list's refusal (invalid_argument)
+            # (without Jokers of his own, the monstrous one is the one he has: a wrong item
+            # is refused for what it is, never "no Joker", R7.17.3)
         if actor in owner["jokers"]:
             raise RuleViolation("power_exhausted", "Le Joker monstrueux est déjà utilisé.")
         if not fits:
@@ -364,7 +366,7 @@ class TragicHero(Character):
             m = g.players[seat]
             if not m.masked or m.unofficial is not None:
                 continue
-            if g.opt("A77") == "frozen" and awaiting_verdict(g, seat) is not None:
+            if frozen_by(g, seat) is not None:
                 continue  # he awaits a verdict: no trial action of his is accepted (A77)
             if day in g.exemptions.get(seat, set()) or seat in g.asleep.get(day, set()):
                 continue  # sleep and exemptions cover it (R6.8, R3.10), his own Jokers never
@@ -408,18 +410,23 @@ class TragicHero(Character):
             return
         if hunt["monster"] is not None and hunt["deadline"] == day:
             rule = "R7.17.6" if hunt["first"] else "R7.17.7"
-            waiting = awaiting_verdict(g, hunt["monster"])
-            if waiting is not None:
-                # his monster awaits a verdict: judged at its announcement (A77)
+            waiting = verdicts_naming(g, {hunt["character"]})
+            if waiting:
+                # a verdict not yet announced names his monster's Character: whether the
+                # monster fell depends on its outcome, so the deadline is judged at the
+                # announcement on the real outcome, found now (A77 clarification 2)
                 monster = hunt["monster"]
+                with truly(g):
+                    fell = not g.players[monster].masked
                 self._fact(
                     ctx,
                     p.seat,
                     "deadline_waits",
                     day=day,
-                    trial=waiting.number,
+                    trials=[t.number for t in waiting],
                     rule=rule,
                     monster=monster,
+                    fell=fell,
                 )
                 return
             unmask(ctx, p.seat, "duty", rule, detail="monstre non démasqué à temps", cause_day=day)
@@ -437,15 +444,21 @@ class TragicHero(Character):
         self._hero_duties(ctx, p, day)
 
     def after_announcement(self, ctx: Context, trial: Trial) -> None:
-        """A hunt deadline that waited for this verdict (A77): met if the verdict unmasked
-        the monster (at its conclusion, before the deadline), else missed."""
+        """A hunt deadline that waited for the verdicts naming his monster's Character
+        (A77): once all are announced, met if the monster had really fallen by then (a
+        verdict's unmasking dates from its conclusion), else missed, now."""
         g = ctx.g
         for seat, p in g.players.items():
             for wait in list(p.data.get("deadline_waits", [])):
-                if wait["trial"] != trial.number:
+                numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
+                if trial.number not in numbers or not all(
+                    g.trials[n - 1].announced for n in numbers
+                ):
                     continue
                 self._fact(ctx, seat, "deadline_settled", day=wait["day"])
-                fell = wait["monster"] in trial.flags.get("unmasked", ())
+                fell = wait.get("fell")
+                if fell is None:  # (a wait recorded before the real outcome was kept)
+                    fell = wait["monster"] in trial.flags.get("unmasked", ())
                 if not fell and p.masked and self.holds(g, p) and p.unofficial is None:
                     detail = "monstre non démasqué à temps"
                     unmask(ctx, seat, "duty", wait["rule"], detail=detail, cause_day=wait["day"])

@@ -34,6 +34,7 @@ from ronde.engine.clock import (
     day_of,
     day_start,
     format_time,
+    local_instant,
     parse_time,
 )
 from ronde.engine.errors import RuleViolation
@@ -568,17 +569,19 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
         hour, minute = int(m.group(1)), int(m.group(2))
         if hour > 23 or minute > 59:
             raise ValueError(f"heure invalide : « {text} ».")
-        return local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        # (an hour skipped when clocks go forward is refused, a repeated one is the first)
+        return local_instant(datetime(local.year, local.month, local.day, hour, minute))
     if m := _FR_DATE.match(text):
         day, month = int(m.group(1)), int(m.group(2))
         year = int(m.group(3)) if m.group(3) else (now or day_start(start, 1)).year
         if year < 100:
             year += 2000
         try:
-            t = datetime(year, month, day, int(m.group(4)), int(m.group(5)), tzinfo=PARIS)
+            wall = datetime(year, month, day, int(m.group(4)), int(m.group(5)))
         except ValueError:
             raise ValueError(f"date invalide : « {text} ».") from None
-        return check_instant(t)  # (year 1 or 9999: refused, never converted)
+        # (year 1 or 9999: refused, never converted)
+        return local_instant(check_instant(wall))
     try:
         return parse_time(text, start)
     except ValueError as exc:
