@@ -180,9 +180,11 @@ def test_midnight_forecast_is_read_only(client: Client, world: World, clock: Any
     stored = Event.objects.filter(game=world.game).count()
     day, lines = nights.next_midnight(eng)
     assert day == 3
-    assert any(x.kind == "trial" and "Procès n°1 : caduc" in x.text for x in lines)
+    assert any(
+        x.kind == "trial" and "Procès n°1 : annulé faute de plaintes" in x.text for x in lines
+    )
     assert Event.objects.filter(game=world.game).count() == stored
     assert service.view_for(world.game, "game_master")["trials"][0]["status"] == "open"
     gm_client(client, world)
     page = _page(client.get(reverse("gm_dashboard", args=[world.game.slug])))
-    assert "J3 09:00" in page and "Procès n°1 : caduc" in page
+    assert "J3 09:00" in page and "Procès n°1 : annulé faute de plaintes" in page

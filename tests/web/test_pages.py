@@ -498,7 +498,7 @@ def test_backdated_action_that_changes_a_verdict_needs_confirmation(
     r = post_action(client, world, "complain", by="Eve", trial=1, at="J2 18:00")
     assert r.status_code == 200
     html = text(r)
-    assert "Procès n°1 : caduc" in html and "Confirmer" in html
+    assert "Procès n°1 : annulé faute de plaintes" in html and "Confirmer" in html
     world.game.refresh_from_db()
     r = post_action(
         client, world, "complain", by="Eve", trial=1, at="J2 18:00", confirm=world.game.version

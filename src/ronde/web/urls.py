@@ -12,8 +12,10 @@ from .games import (
     views_forum,
     views_gm,
     views_player,
+    views_post,
     views_preview,
     views_public,
+    views_ronde,
     views_setup,
 )
 
@@ -41,6 +43,8 @@ urlpatterns = [
     path("mj/", views_setup.gm_home, name="gm_home"),
     path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
     path("mj/<slug:slug>/preparation/", views_setup.setup, name="gm_setup"),
+    path("mj/<slug:slug>/ronde/", views_ronde.ronde, name="gm_ronde"),
+    path("mj/<slug:slug>/horloge/", views_ronde.clock, name="gm_clock"),
     path("mj/<slug:slug>/actions/", views_gm.actions_index, name="gm_actions"),
     path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
     path("mj/<slug:slug>/plaintes/", views_gm.complaints, name="gm_complaints"),
@@ -57,7 +61,7 @@ urlpatterns = [
         name="gm_request",
     ),
     path("mj/<slug:slug>/forum/", views_forum.forum, name="gm_forum"),
-    path("mj/<slug:slug>/a-poster/", views_forum.to_post, name="gm_to_post"),
+    path("mj/<slug:slug>/a-poster/", views_post.to_post, name="gm_to_post"),
     path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]
 

@@ -33,6 +33,7 @@ from django.db import IntegrityError, transaction
 
 from ronde.catalog import default_catalog
 from ronde.engine.clock import PARIS
+from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.game import Game as EngineGame
@@ -431,7 +432,9 @@ def standing_actions(game: Game) -> list[Action]:
 
 def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
     """The constraint verdicts recorded and applied (not struck, not refused), by
-    (player, day): the latest of each (the console's to-do list, the forum's checks)."""
+    (player, day): the latest of each. The one reading of them: the console's to-do
+    list and constraint list, the forum's helpers (each verdict's value is
+    :func:`verdict_met`)."""
     out: dict[tuple[str, int], Action] = {}
     rows = Action.objects.filter(
         game=game, action="record_constraint", struck=False, outcome="applied"
@@ -442,3 +445,12 @@ def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
         except (TypeError, ValueError):
             continue
     return out
+
+
+def verdict_met(action: Action) -> bool:
+    """Whether a recorded ``record_constraint`` found the constraint met, read as the
+    engine reads it (``met`` left out means met, A1; ``"non"``, ``"false"`` … mean not)."""
+    try:
+        return Command(action.action, action.by, action.at, dict(action.args)).flag("met", True)
+    except RuleViolation:
+        return True  # (never applied: the engine refused it)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import PARIS, day_of, day_start, format_time
+from ronde.engine.clock import PARIS, day_of, day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
@@ -30,7 +30,16 @@ from ronde.engine.views import View, view
 from . import accounts, labels, nights, rawrows, readers, service, viewcache, vocabulary
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
+from .models import (
+    Action,
+    Game,
+    GameMaster,
+    Invitation,
+    Membership,
+    Posting,
+    Request,
+    TodoMark,
+)
 
 _KIND_FR = {
     "announce": "annonce",
@@ -47,7 +56,7 @@ def deadline_label(start: date, iso: str | None) -> str:
     if not iso:
         return ""
     t = datetime.fromisoformat(iso)
-    text = format_time(start, t)
+    text = vocabulary.game_time_label(start, t)
     if text.endswith(" 00:00") and text.startswith("J"):
         return f"fin du J{int(text[1:].split()[0]) - 1}"
     return text
@@ -117,9 +126,9 @@ def _work(
             found = verdicts.get((str(args.get("player")), int(args.get("day", 0))))
             if found is not None:
                 item["verdict"] = {
-                    "met": bool(found.args.get("met", True)),
+                    "met": service.verdict_met(found),
                     "by": names.get(found.recorded_by_id or 0, ""),
-                    "at": format_time(game.start, found.at),
+                    "at": vocabulary.game_time_label(game.start, found.at),
                 }
         out.append(item)
     out.sort(key=lambda x: x["done"])  # ticked-off items last, the rest by deadline
@@ -174,7 +183,7 @@ def _dashboard_context(
         "game_now": vocabulary.game_time_label(game.start, t),
         "before_j1": t < j1,
         "j1": j1,
-        "next_timer": format_time(eng.state.start, due) if due else None,
+        "next_timer": vocabulary.game_time_label(game.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
         "work": _work(request, game, v, choices, now=t),
@@ -228,7 +237,8 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
 def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
     """What the dashboard shows besides the engine (whose version is the cache's key),
     read as stored by hand-written queries (:mod:`.rawrows`): the day's to-do marks,
-    the pending requests with their player, the game masters' seats. The page is built
+    the pending requests with their player, the game masters' seats, the marks of "À
+    poster" (the navigation's count). The page is built
     again when any of it changes."""
     conn = connections[DEFAULT_DB_ALIAS]
     sqls = _DASHBOARD_SQL.get(conn.vendor)
@@ -236,6 +246,7 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
         qn = conn.ops.quote_name
         marks, requests = qn(TodoMark._meta.db_table), qn(Request._meta.db_table)
         members, seats = qn(Membership._meta.db_table), qn(GameMaster._meta.db_table)
+        postings = qn(Posting._meta.db_table)
         mark_cols = ("id", "key", "text", "taken_by_id", "taken_at", "done_by_id", "done_at")
         req_cols = ("id", "action", "args", "created_at", "status")
         sqls = _DASHBOARD_SQL[conn.vendor] = (
@@ -246,15 +257,18 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
             f"WHERE r.{qn('game_id')} = %s AND r.{qn('status')} = %s ORDER BY r.{qn('id')}",
             f"SELECT {qn('id')}, {qn('user_id')}, {qn('name')} FROM {seats} "
             f"WHERE {qn('game_id')} = %s ORDER BY {qn('id')}",
+            # the navigation's "À poster" count
+            f"SELECT COUNT(*), MAX({qn('id')}) FROM {postings} WHERE {qn('game_id')} = %s",
         )
     return (
         rawrows.key(sqls[0], [game.pk, day]),
         rawrows.key(sqls[1], [game.pk, Request.PENDING]),
         rawrows.key(sqls[2], [game.pk]),
+        rawrows.key(sqls[3], [game.pk]),
     )
 
 
-_DASHBOARD_SQL: dict[str, tuple[str, str, str]] = {}
+_DASHBOARD_SQL: dict[str, tuple[str, str, str, str]] = {}
 
 
 @require_POST
@@ -437,7 +451,7 @@ def _one_verdict(
     back = str(data.get("next", "")) or reverse("gm_dashboard", args=[game.slug])
     if not back.startswith("/") or back.startswith("//"):
         back = reverse("gm_dashboard", args=[game.slug])
-    was = bool(previous.args.get("met", True))
+    was = service.verdict_met(previous)
     verdict = _("respectée") if was else _("non respectée")
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     who = names.get(previous.recorded_by_id or 0, "?")
@@ -485,7 +499,7 @@ def _one_verdict(
             "was": verdict,
             "now_met": bool(args.get("met")),
             "who": who,
-            "at": format_time(game.start, previous.at),
+            "at": vocabulary.game_time_label(game.start, previous.at),
             "diff": _diff_rows(game, preview.preview),
             "token": preview.token,
             "previous": previous,
@@ -588,7 +602,10 @@ def _after_write(
 
 def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
     def rows(events: list[EngineEvent]) -> list[dict[str, str]]:
-        return [{"time": format_time(game.start, e.at), "text": describe(e)} for e in events]
+        return [
+            {"time": vocabulary.game_time_label(game.start, e.at), "text": describe(e)}
+            for e in events
+        ]
 
     return {
         "removed": rows(diff.removed),
