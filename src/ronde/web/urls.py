@@ -49,6 +49,7 @@ urlpatterns = [
     path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
     path("mj/<slug:slug>/plaintes/", views_gm.complaints, name="gm_complaints"),
     path("mj/<slug:slug>/a-faire/", views_gm.todo_mark, name="gm_todo"),
+    path("mj/<slug:slug>/contraintes/", views_gm.judge_constraints, name="gm_constraints"),
     path("mj/<slug:slug>/journal/", views_gm.journal, name="gm_journal"),
     path("mj/<slug:slug>/rayer/<int:pk>/", views_gm.strike, name="gm_strike"),
     path("mj/<slug:slug>/points/", views_gm.scores, name="gm_scores"),

@@ -25,7 +25,7 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -73,6 +73,7 @@ __all__ = [
     "preview",
     "preview_strike",
     "record",
+    "record_many",
     "set_clock",
     "start",
     "stored_events",
@@ -338,6 +339,73 @@ def record(
 
 #: the code of a request already decided by another game master (nothing recorded)
 REQUEST_DECIDED = "request_decided"
+
+#: the code of a command of a batch left out by its ``skip`` (nothing recorded for it)
+SKIPPED = "skipped"
+
+
+def record_many(
+    game: Game,
+    user: User | None,
+    commands: Sequence[tuple[str, str, dict[str, Any]]],
+    *,
+    note: str = "",
+    skip: Callable[[int], str] | None = None,
+) -> list[Outcome]:
+    """Record several ``(action, by, args)`` at the game's now in ONE locked write (a
+    day's list of verdicts): the timers due first, then each command in order; one
+    :class:`Outcome` per command. A command the engine refuses writes nothing and the
+    others still record; ``skip(i)``, asked under the lock, gives a reason (French) to
+    leave command ``i`` out (already recorded by another game master …), "" to record
+    it. Nothing recorded at all writes nothing.
+
+    Raises:
+        Conflict: another writer appended between our read and our write.
+    """
+    try:
+        with transaction.atomic():
+            row = _locked(game.pk)
+            if not row.started:
+                return [
+                    Outcome(False, "game_not_running", "La partie n'a pas commencé.")
+                    for _c in commands
+                ]
+            t = clocks.game_now(row)
+            base = load(row)
+            clock = base.state.clock
+            when = t if clock is None or t >= clock else clock  # now is never a correction
+            fields = ("clock_at",) if clocks.advance_to(row, when) else ()
+            outcomes: list[Outcome] = []
+            items: list[tuple[EngineEvent, Action | None, Any]] = []
+            u = eventstore.user_or_none(user)
+            try:
+                fired = base.advance(when)
+                items.extend((e, None, None) for e in fired)
+                for i, (action, by, args) in enumerate(commands):
+                    why = skip(i) if skip is not None else ""
+                    if why:
+                        outcomes.append(Outcome(False, SKIPPED, why))
+                        continue
+                    planned = Planned(action, by, when, dict(args))
+                    try:
+                        own = base.execute(planned.command())
+                    except RuleViolation as rv:
+                        outcomes.append(Outcome(False, rv.code, rv.message))
+                        continue
+                    saved = corrections.save_action(row, planned, user, note, None, t)
+                    items.extend((e, saved, u) for e in own)
+                    outcomes.append(Outcome(True, events=list(own), action=saved))
+                if any(o.ok for o in outcomes):
+                    rows = eventstore.append(row, items, at=t)
+                    _commit(row, base, rows, fields=fields)
+                elif fired:
+                    eventstore.drop(row.pk)  # timers fired in memory only: forget them
+            except BaseException:
+                eventstore.drop(row.pk)
+                raise
+            return outcomes
+    except IntegrityError:
+        raise Conflict() from None
 
 
 def _still_pending(request: Request) -> bool:

@@ -20,7 +20,7 @@ from ronde.forum.render import ForumContext, check_template, forum_messages, tem
 from ronde.forum.render import render as render_message
 
 from . import forum_console as fc
-from . import service
+from . import judging, service
 from .access import gm_page
 from .models import Action, ForumTemplate, Game, GameMaster, Request
 from .views_gm import _diff_rows
@@ -96,6 +96,16 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
         "before": str(request.POST.get("registre_before", "")),
         "model_name": str(request.POST.get("registre_model_name", "")),
     }
+    helpers = fc.helpers(
+        v,
+        posts,
+        game.start,
+        day,
+        sentence=str(request.POST.get("sentence", "")),
+        registre=registre,
+        judged=fc.judged_labels(service.constraint_verdicts(game)),
+    )
+    judging.remember(game, helpers, request.user)  # the dashboard's list shows them
     ctx.update(
         {
             "result": result,
@@ -109,15 +119,7 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
             "participation": fc.participation_rows(posts, game.start, fc._gm_names(game))
             if result.kind == "rehearsals"
             else None,
-            "helpers": fc.helpers(
-                v,
-                posts,
-                game.start,
-                day,
-                sentence=str(request.POST.get("sentence", "")),
-                registre=registre,
-                judged=fc.judged_labels(service.constraint_verdicts(game)),
-            ),
+            "helpers": helpers,
             "helper_day": day,
             "next": reverse("gm_forum", args=[game.slug]),
         }

@@ -27,11 +27,23 @@ from ronde.engine.events import PlayerReplaced, from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
-from . import accounts, labels, nights, rawrows, readers, service, viewcache, vocabulary
+from . import (
+    accounts,
+    clocks,
+    judging,
+    labels,
+    nights,
+    rawrows,
+    readers,
+    service,
+    viewcache,
+    vocabulary,
+)
 from .access import gm_page
 from .describe import describe
 from .models import (
     Action,
+    ConstraintHint,
     Game,
     GameMaster,
     Invitation,
@@ -91,6 +103,8 @@ def _work(
     back = reverse("gm_dashboard", args=[game.slug])
     out = []
     for i, w in enumerate(v["work"]):
+        if w.get("action") == "record_constraint":
+            continue  # judged as one list (:mod:`.judging`)
         key = item_key(day, w)
         mark = marks.get(key)
         item: dict[str, Any] = {
@@ -175,6 +189,7 @@ def _dashboard_context(
     night_day, night = nights.last_night(eng)
     midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
     j1 = day_start(game.start, 1)
+    judge = judging.rows(game, v)
     return {
         "game": game,
         "gm": gm,
@@ -187,6 +202,14 @@ def _dashboard_context(
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
         "work": _work(request, game, v, choices, now=t),
+        "manual": clocks.is_manual(game),
+        "now_label": vocabulary.game_time_label(game.start, t),
+        "next_label": vocabulary.game_time_label(game.start, due) if due else "",
+        "midnight_label": _midnight_label(game, eng, t),
+        "clock_back": reverse("gm_dashboard", args=[game.slug]),
+        "clock_id": "d",
+        "judge": judge,
+        "judge_open": sum(1 for r in judge if r.verdict is None),
         "night_day": night_day,
         "night": [x for x in night if x.kind != "message"],
         "night_messages": [x for x in night if x.kind == "message"],
@@ -234,11 +257,17 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     )
 
 
+def _midnight_label(game: Game, eng: Any, t: datetime) -> str:
+    """The next midnight (a manual game's "play the night"), "" past the game."""
+    m = day_start(game.start, max(day_of(game.start, t), 0) + 1)
+    return vocabulary.game_time_label(game.start, m) if m <= clocks.bounds(eng)[1] else ""
+
+
 def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
     """What the dashboard shows besides the engine (whose version is the cache's key),
     read as stored by hand-written queries (:mod:`.rawrows`): the day's to-do marks,
     the pending requests with their player, the game masters' seats, the marks of "À
-    poster" (the navigation's count). The page is built
+    poster" (the navigation's count), the forum helpers' suggestions. The page is built
     again when any of it changes."""
     conn = connections[DEFAULT_DB_ALIAS]
     sqls = _DASHBOARD_SQL.get(conn.vendor)
@@ -247,6 +276,7 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
         marks, requests = qn(TodoMark._meta.db_table), qn(Request._meta.db_table)
         members, seats = qn(Membership._meta.db_table), qn(GameMaster._meta.db_table)
         postings = qn(Posting._meta.db_table)
+        hints = qn(ConstraintHint._meta.db_table)
         mark_cols = ("id", "key", "text", "taken_by_id", "taken_at", "done_by_id", "done_at")
         req_cols = ("id", "action", "args", "created_at", "status")
         sqls = _DASHBOARD_SQL[conn.vendor] = (
@@ -259,16 +289,19 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
             f"WHERE {qn('game_id')} = %s ORDER BY {qn('id')}",
             # the navigation's "À poster" count
             f"SELECT COUNT(*), MAX({qn('id')}) FROM {postings} WHERE {qn('game_id')} = %s",
+            # the forum helpers' suggestions beside the constraints to judge
+            f"SELECT COUNT(*), MAX({qn('id')}) FROM {hints} WHERE {qn('game_id')} = %s",
         )
     return (
         rawrows.key(sqls[0], [game.pk, day]),
         rawrows.key(sqls[1], [game.pk, Request.PENDING]),
         rawrows.key(sqls[2], [game.pk]),
         rawrows.key(sqls[3], [game.pk]),
+        rawrows.key(sqls[4], [game.pk]),
     )
 
 
-_DASHBOARD_SQL: dict[str, tuple[str, str, str, str]] = {}
+_DASHBOARD_SQL: dict[str, tuple[str, str, str, str, str]] = {}
 
 
 @require_POST
@@ -302,6 +335,53 @@ def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#{anchor}")
 
 
+@require_POST
+@gm_page
+def judge_constraints(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """The day's list of constraints: every one listed (``player``) is respected but those
+    ticked (``failed``), recorded in one locked write (:func:`.judging.record`)."""
+    back = f"{reverse('gm_dashboard', args=[game.slug])}#contraintes"
+    day = _int(request.POST.get("day"))
+    players = [str(p)[:60] for p in request.POST.getlist("player")][:200]
+    failed = {str(p)[:60] for p in request.POST.getlist("failed")}
+    if day is None or not players:
+        messages.error(request, _("Aucune contrainte à juger dans ce formulaire."))
+        return redirect(back)
+    unknown = failed - set(players)
+    if unknown:
+        messages.error(request, _("Joueur coché absent de la liste : rien n'est enregistré."))
+        return redirect(back)
+    try:
+        done = judging.record(game, request.user, gm.name, day, players, failed)
+    except service.Conflict:
+        messages.warning(request, service.Conflict.message)
+        return redirect(back)
+    ok = [(p, met) for p, met, out in done if out.ok]
+    if ok:
+        bad = sum(1 for _p, met in ok if not met)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d verdict du J%(d)d enregistré (%(b)d non respectée).",
+                "%(n)d verdicts du J%(d)d enregistrés (%(b)d non respectées).",
+                len(ok),
+            )
+            % {"n": len(ok), "d": day, "b": bad},
+        )
+    for p, _met, out in done:
+        if out.ok:
+            for e in out.events:
+                if getattr(e, "public", False):
+                    messages.info(request, _("Annonce : %(text)s") % {"text": e.text})
+        elif out.code == service.SKIPPED:
+            messages.info(request, f"{p} : {out.message}")
+        else:
+            messages.error(
+                request, _("%(p)s : refusé par les règles : %(m)s") % {"p": p, "m": out.message}
+            )
+    return redirect(back)
+
+
 def player_label(p: dict[str, Any]) -> str:
     """« Ana — Alice » (« démasqué » after it): the game masters' picker label."""
     label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
@@ -321,9 +401,27 @@ def _choices(game: Game, v: View, now: datetime | None = None) -> vocabulary.Cho
             status += ", à annoncer"
         accused = ", ".join(t["accused"])
         trials.append((t["number"], f"n°{t['number']} — {accused} ({t['supposed_fr']}, {status})"))
+    # masked as the players know it: the accused of a verdict not announced yet still is
+    waiting = {
+        a
+        for t in v["trials"]
+        if t["status"] in ("just", "unjust") and not t.get("announced", True)
+        for a in t["accused"]
+    }
     return vocabulary.Choices(
         players=[(p["pseudo"], player_label(p)) for p in players],
         trials=trials,
+        ended=frozenset(
+            int(t["number"])
+            for t in v["trials"]
+            if t["status"] != "open"
+            and not (t["status"] in ("just", "unjust") and not t.get("announced", True))
+        ),
+        accusable=[
+            (p["pseudo"], player_label(p))
+            for p in players
+            if p["masked"] or p["pseudo"] in waiting
+        ],
         gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
         start=game.start,
         now=now or service.game_now(game),

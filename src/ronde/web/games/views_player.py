@@ -28,9 +28,10 @@ from ronde.catalog import default_catalog
 from ronde.engine.clock import day_of, parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.items import BOX_POINTS
+from ronde.engine.names import BY_ID
 from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
-from ronde.engine.views import View, view
+from ronde.engine.views import View, player_brief, view
 
 from . import labels, rawrows, service, viewcache, vocabulary
 from .access import player_page
@@ -123,6 +124,43 @@ def _done(action: str, me: View) -> bool:
     return bool(check and check(me))
 
 
+#: a power used once a day, as the player's own view tells it (``me``, the day)
+_ONCE_A_DAY: dict[str, Any] = {
+    "ask": lambda me, day: any(q.get("day") == day for q in me.get("questions") or ()),
+    # a sleep chosen today starts tomorrow (``day`` of a sleeper: the day he sleeps)
+    "put_to_sleep": lambda me, day: any(s.get("day") == day + 1 for s in me.get("sleepers") or ()),
+    "order": lambda me, day: bool(me.get("ordered_today")),
+    "declare_not": lambda me, day: bool(me.get("declared_today")),
+    "reveal_secret": lambda me, day: any(s.get("day") == day for s in me.get("secrets") or ()),
+}
+
+
+def _done_today(action: str, me: View, day: int) -> bool:
+    check = _ONCE_A_DAY.get(action)
+    return bool(check and check(me, day))
+
+
+def offered_players(seen: Seen, action: str) -> list[str]:
+    """The players a form of ``action`` offers: the masked players other than himself,
+    as he knows the game (an accused whose verdict is not announced is still masked for
+    him, A77), less those his own power already named (Pierrot's sleepers, the Little
+    Mermaid's orders, the Hero's declarations)."""
+    brief = player_brief(seen.g, seen.seat)
+    me = seen.v["me"]
+    viewer = seen.v["viewer"]
+    masked = [p for p in brief["masked_players"] if p != viewer]
+    if action == "chorus_vote":
+        return sorted(masked, key=str.casefold)
+    used: set[str] = set()
+    if action == "put_to_sleep":
+        used = {str(x.get("player")) for x in me.get("sleepers") or ()}
+    elif action == "order":
+        used = {str(x.get("player")) for x in me.get("orders") or ()}
+    elif action == "declare_not":
+        used = {str(x) for x in me.get("declared") or ()}
+    return sorted((p for p in masked if p not in used), key=str.casefold)
+
+
 def _after_unmasking(seen: Seen) -> list[Spec]:
     """What the rules still give an unmasked player (R8.4: no trial action, no power):
     the Diva's last breath (R7.14.6) and the guess of the Ronde (R10.3, A71: masked or
@@ -161,11 +199,11 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
     for s in specs:
         if s.name == "open_trial" and not today["may_open"]:
             continue
-        if s.name == "complain" and not today["complain_in"]:
-            continue
+        if s.name == "complain" and not (today["complain_in"] and today["anonymous"]):
+            continue  # a public complaint is a post in the trial's topic (R5.1)
         if s.name == "guess_ronde" and v.get("guess_made"):
             continue
-        if _done(s.name, v["me"]):
+        if _done(s.name, v["me"]) or _done_today(s.name, v["me"], int(today["day"])):
             continue
         if s.name == "last_breath":  # only once unmasked (R7.14.6)
             continue
@@ -190,7 +228,6 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     """
     v, today = seen.v, seen.today
     g = seen.g
-    pseudos = sorted({p.pseudo for p in g.players.values()} - {v["viewer"]}, key=str.casefold)
     open_trials = [
         (t["number"], _("n°%(n)s — %(who)s") % {"n": t["number"], "who": ", ".join(t["accused"])})
         for t in v["trials"]
@@ -213,6 +250,9 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     targets = [(c, labels.character(c)) for c in v["targets"]]
     out = []
     for s in available_specs(seen, chorus=chorus):
+        offered = offered_players(seen, s.name)
+        if not offered and any(a.kind in ("player", "accused") and a.required for a in s.args):
+            continue  # nobody he may name
         if s.name == "send_items":
             items = delivery_items(seen.g, seen.seat)
         elif s.name == "use_joker":
@@ -223,7 +263,8 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             items = []
         fields = field_choices(
             s,
-            players=pseudos,
+            players=offered,
+            characters=offered_characters(seen) if s.name == "ask" else None,
             trials=complain_in if s.name == "complain" else open_trials,
             targets=targets,
             gms=gms,
@@ -231,11 +272,23 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             chorus_actions=today["chorus_actions"],
             catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
         )
-        form: dict[str, Any] = {"spec": s, "fields": [f for f in fields if not f["arg"].ruling]}
+        shown = [f for f in fields if not f["arg"].ruling]
+        form: dict[str, Any] = {"spec": s, "fields": shown, "hidden": []}
+        if s.name == "complain":
+            # only an anonymous complaint is sent to the game masters (R5.6); a public
+            # one is a post in the trial's topic (R5.1)
+            form["fields"] = [f for f in shown if f["arg"].name != "anonymous"]
+            form["hidden"] = [("anonymous", "on")]
+            form["label"] = _("Porter plainte anonymement (par MP aux MJ)")
+            form["note"] = _(
+                "Une plainte publique est un message dans le sujet du Procès sur le forum "
+                "(la formule de la page) : les MJ la relèvent. Ici, seulement une plainte "
+                "anonyme, à l'heure où les MJ la reçoivent."
+            )
         if s.name == "use_joker":
             form["note"] = _(
                 "Un Joker vous dispense de votre contrainte pour un jour. Envoyez d'abord "
-                "l'objet par MP dans le coffre d'un MJ, puis cette demande. "
+                "l'objet par MP dans le coffre d'un MJ, puis cette demande en nommant ce MJ. "
                 "Jokers restants : %(n)s."
             ) % {"n": seen.today["jokers_left"]}
         if s.name == "last_breath":
@@ -247,10 +300,31 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     return out
 
 
+def offered_characters(seen: Seen) -> list[tuple[str, str]]:
+    """The Characters a question may name (Woody, R2.12): every one but those he knows
+    to be unmasked in full (all their players unmasked, as he knows the game; under A75
+    ``any_unmasked``, every one)."""
+    every = vocabulary.character_choices(extra=True)
+    if seen.g.opt("A75") == "any_unmasked":
+        return every
+    brief = player_brief(seen.g, seen.seat)
+    masked = set(brief["masked_players"])
+    fallen: dict[str, int] = {}
+    for pseudo, character in (brief["known"] or {}).items():
+        if pseudo not in masked:
+            fallen[character] = fallen.get(character, 0) + 1
+    return [
+        (c, name)
+        for c, name in every
+        if c == "extra" or fallen.get(c, 0) < (BY_ID[c].players if c in BY_ID else 1)
+    ]
+
+
 def field_choices(
     spec: Spec,
     *,
     players: list[str],
+    characters: list[tuple[str, str]] | None = None,
     trials: list[tuple[int, str]],
     targets: list[tuple[str, str]] | None,
     gms: list[str],
@@ -271,7 +345,7 @@ def field_choices(
         elif arg.kind == "target":
             choices = list(targets) if targets is not None else vocabulary.character_choices()
         elif arg.kind == "character":
-            choices = vocabulary.character_choices()
+            choices = list(characters) if characters is not None else vocabulary.character_choices()
         elif arg.kind == "character_or_extra":
             choices = vocabulary.character_choices(extra=True)
         elif arg.kind == "gm":
@@ -600,6 +674,12 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     for arg in spec.args:  # a ruling of the game masters is never the player's to give
         if arg.ruling:
             args.pop(arg.name, None)
+    if action == "complain":
+        args["anonymous"] = True  # a public complaint is a forum post (R5.1)
+    offered = _not_offered(game, seen, spec, args)
+    if offered:
+        messages.error(request, offered)
+        return redirect(back, slug=game.slug)
     refusal = _send(game, member, action, args)
     if refusal:
         messages.error(request, refusal)
@@ -608,6 +688,29 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
             request, _("Demande envoyée aux MJ. Leur réponse s'affichera plus bas sur cette page.")
         )
     return redirect(back, slug=game.slug)
+
+
+def _not_offered(game: Game, seen: Seen, spec: Spec, args: dict[str, Any]) -> str:
+    """Why a value sent is none of those its form offers now ("" if all are): the
+    request would only be refused by the game masters hours later."""
+    forms = power_forms(game, seen, chorus=spec.chorus)
+    form = next((f for f in forms if f["spec"].name == spec.name), None)
+    if form is None:
+        return _("Cette action n'est pas à votre portée aujourd'hui.")
+    for f in form["fields"]:
+        choices = f.get("choices")
+        value = args.get(f["arg"].name)
+        if choices is None or value in (None, "", []):
+            continue
+        allowed = {str(c[0]) for c in choices}
+        values = value if isinstance(value, list) else [value]
+        if f["arg"].kind == "items" and not f.get("multiple"):
+            values = [",".join(str(x) for x in values)]  # (one choice: the list sent)
+        if f["arg"].kind == "accused" and isinstance(value, list):
+            values = list(value)
+        if any(str(x) not in allowed for x in values):
+            return _("« %(f)s » : ce choix n'est pas proposé aujourd'hui.") % {"f": f["arg"].label}
+    return ""
 
 
 def _send(game: Game, member: Membership, action: str, args: dict[str, Any]) -> str:
