@@ -418,9 +418,7 @@ def _choices(game: Game, v: View, now: datetime | None = None) -> vocabulary.Cho
             and not (t["status"] in ("just", "unjust") and not t.get("announced", True))
         ),
         accusable=[
-            (p["pseudo"], player_label(p))
-            for p in players
-            if p["masked"] or p["pseudo"] in waiting
+            (p["pseudo"], player_label(p)) for p in players if p["masked"] or p["pseudo"] in waiting
         ],
         gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
         start=game.start,

@@ -26,7 +26,9 @@ from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
 from ronde.engine.clock import day_of, parse_time
+from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
+from ronde.engine.events import MessageSent
 from ronde.engine.items import BOX_POINTS
 from ronde.engine.names import BY_ID
 from ronde.engine.state import GameState
@@ -56,6 +58,11 @@ class Seen:
     today: View
     g: GameState
     seat: str
+    #: the engine's game (to ask its rules whether a power may be used now)
+    eng: Any = None
+    #: a copy of it the rules are asked on (unchanged by a refusal: kept until a command
+    #: is accepted on it)
+    copy: Any = None
 
 
 def _player_view(request: HttpRequest, game: Game, member: Membership) -> Seen:
@@ -68,7 +75,7 @@ def _seen(eng: EngineGame, member: Membership) -> Seen:
     if seat is None:
         # replaced (replace_player): this account no longer plays
         raise Http404(_("Ce compte ne joue plus dans cette partie."))
-    return Seen(view(g, member.pseudo), today_view(g, seat), g, seat)
+    return Seen(view(g, member.pseudo), today_view(g, seat), g, seat, eng)
 
 
 # -- items, by French name ----------------------------------------------------------------
@@ -132,6 +139,8 @@ _ONCE_A_DAY: dict[str, Any] = {
     "order": lambda me, day: bool(me.get("ordered_today")),
     "declare_not": lambda me, day: bool(me.get("declared_today")),
     "reveal_secret": lambda me, day: any(s.get("day") == day for s in me.get("secrets") or ()),
+    # the Hero hunts a monster: a new one only when the rules ask him for it (R7.17)
+    "designate_monster": lambda me, day: "new_target_due" in me and me["new_target_due"] is None,
 }
 
 
@@ -264,7 +273,7 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
         fields = field_choices(
             s,
             players=offered,
-            characters=offered_characters(seen) if s.name == "ask" else None,
+            characters=_characters_for(seen, s.name),
             trials=complain_in if s.name == "complain" else open_trials,
             targets=targets,
             gms=gms,
@@ -285,6 +294,12 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
                 "(la formule de la page) : les MJ la relèvent. Ici, seulement une plainte "
                 "anonyme, à l'heure où les MJ la reçoivent."
             )
+        if s.name in _ONE_BY_ONE:
+            _keep_accepted(game, seen, s, form, _ONE_BY_ONE[s.name])
+        if any(f["arg"].required and f.get("choices") == [] for f in form["fields"]):
+            continue  # nothing it could name
+        if _refused_now(game, seen, s, form):
+            continue
         if s.name == "use_joker":
             form["note"] = _(
                 "Un Joker vous dispense de votre contrainte pour un jour. Envoyez d'abord "
@@ -300,6 +315,40 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     return out
 
 
+def _characters_for(seen: Seen, action: str) -> list[tuple[str, str]] | None:
+    """The Characters a form may name (``None``: every one): a question (Woody), the
+    chorus's investigation, the Diva's designations name a masked Character (R2.12), the
+    Diva never her own."""
+    if action == "ask":
+        return offered_characters(seen)
+    if action in ("chorus_vote", "designate", "last_breath"):
+        own = seen.v["me"].get("character") if action == "designate" else None
+        return [(c, n) for c, n in offered_characters(seen) if c not in ("extra", own)]
+    return None
+
+
+def publicly_fallen(seen: Seen) -> dict[str, int]:
+    """How many players of each Character everyone knows to be unmasked: the forum's
+    announcements of an unmasking (R8.1; those of a verdict not yet announced wait for
+    it, A77), and the unmasked identities he knows (a transfigured player's old
+    Character stays fallen)."""
+    fallen: dict[str, set[str]] = {}
+    log = seen.eng.log if seen.eng is not None else ()
+    for e in log:
+        if isinstance(e, MessageSent) and e.public and e.kind == "unmasking":
+            if e.data.get("held") is not None:
+                continue  # (published again when its verdict is announced)
+            character, who = e.data.get("character"), e.data.get("pseudo")
+            if isinstance(character, str) and isinstance(who, str):
+                fallen.setdefault(character, set()).add(who)
+    brief = player_brief(seen.g, seen.seat)
+    masked = set(brief["masked_players"])
+    for pseudo, character in (brief["known"] or {}).items():
+        if pseudo not in masked:
+            fallen.setdefault(character, set()).add(pseudo)
+    return {c: len(who) for c, who in fallen.items()}
+
+
 def offered_characters(seen: Seen) -> list[tuple[str, str]]:
     """The Characters a question may name (Woody, R2.12): every one but those he knows
     to be unmasked in full (all their players unmasked, as he knows the game; under A75
@@ -307,17 +356,95 @@ def offered_characters(seen: Seen) -> list[tuple[str, str]]:
     every = vocabulary.character_choices(extra=True)
     if seen.g.opt("A75") == "any_unmasked":
         return every
-    brief = player_brief(seen.g, seen.seat)
-    masked = set(brief["masked_players"])
-    fallen: dict[str, int] = {}
-    for pseudo, character in (brief["known"] or {}).items():
-        if pseudo not in masked:
-            fallen[character] = fallen.get(character, 0) + 1
+    fallen = publicly_fallen(seen)
     return [
         (c, name)
         for c, name in every
         if c == "extra" or fallen.get(c, 0) < (BY_ID[c].players if c in BY_ID else 1)
     ]
+
+
+#: refusals about the player's own power and the day, whatever he names (a window, a
+#: daily or a game-long limit): a form the rules refuse so now is not offered
+_NOT_NOW = frozenset({"out_of_window", "daily_limit", "power_exhausted"})
+
+
+#: and for some powers, a refusal about his own state whatever he names (Destiny's
+#: shift: only when the Character of her day is unmasked, as she knows the game)
+_NOT_NOW_TOO: dict[str, frozenset[str]] = {"shift_destiny": frozenset({"not_allowed"})}
+#: fields whose every option is asked of the rules: a complaint's legal target when
+#: anonymous; the Devil's Advocate and Chucky in a trial where they posted (A37); the
+#: Diva's last breath, never a Character she designated (R7.14.6)
+_ONE_BY_ONE: dict[str, str] = {
+    "complain": "trial",
+    "cancel_trial": "trial",
+    "shorten_trial": "trial",
+    "last_breath": "character",
+}
+
+
+def _askable(seen: Seen) -> bool:
+    """Whether the rules may be asked about his forms: not for the accused of a verdict
+    still to be announced (A77: a refusal could tell him the verdict)."""
+    viewer = seen.v["viewer"]
+    return seen.eng is not None and not any(
+        t["status"] == "concluded" and viewer in t["accused"] for t in seen.v["trials"]
+    )
+
+
+def _first_args(form: dict[str, Any]) -> dict[str, Any]:
+    """The form's arguments with the first choice of each field (hidden ones included)."""
+    args: dict[str, Any] = {name: True for name, _v in form.get("hidden", [])}
+    for f in form["fields"]:
+        choices = f.get("choices")
+        if not choices:
+            continue
+        value = choices[0][0]
+        if f["arg"].kind == "items":
+            value = str(value).split(",")
+        args[f["arg"].name] = value
+    return args
+
+
+def _refusal(game: Game, seen: Seen, action: str, args: dict[str, Any]) -> str | None:
+    """The code of the engine's refusal of ``action`` now (``None``: accepted), asked of
+    a copy of the game: nothing is recorded. The engine reads a player's command as he
+    knows the game (A77)."""
+    copy = seen.copy if seen.copy is not None else service.replayed(seen.eng)
+    now = service.game_now(game)
+    clock = copy.state.clock
+    at = now if clock is None or now >= clock else clock
+    try:
+        copy.execute(Command(action, seen.v["viewer"], at, args))
+    except RuleViolation as rv:
+        seen.copy = copy  # (a refused command changed nothing)
+        return rv.code
+    seen.copy = None
+    return None
+
+
+def _refused_now(game: Game, seen: Seen, spec: Spec, form: dict[str, Any]) -> bool:
+    """Whether the engine refuses ``spec`` now for a reason of the player's own (one of
+    :data:`_NOT_NOW`), with the form's first choices."""
+    if spec.chorus or not _askable(seen):
+        return False
+    code = _refusal(game, seen, spec.name, _first_args(form))
+    return code is not None and (code in _NOT_NOW or code in _NOT_NOW_TOO.get(spec.name, ()))
+
+
+def _keep_accepted(game: Game, seen: Seen, spec: Spec, form: dict[str, Any], name: str) -> None:
+    """Keep in the form's picker ``name`` only the options the rules accept for him now."""
+    if not _askable(seen):
+        return
+    for f in form["fields"]:
+        if f["arg"].name != name or not f.get("choices"):
+            continue
+        base = _first_args(form)
+        f["choices"] = [
+            (n, label)
+            for n, label in f["choices"]
+            if _refusal(game, seen, spec.name, {**base, f["arg"].name: n}) is None
+        ]
 
 
 def field_choices(
@@ -354,11 +481,15 @@ def field_choices(
             choices = list(arg.choices)
             if spec.name == "chorus_vote" and chorus_actions is not None:
                 choices = [c for c in choices if c[0] in chorus_actions]
+            if spec.name == "order" and not trials:  # no open trial to complain in
+                choices = [c for c in choices if c[0] != "complain"]
         elif arg.kind == "items" and items:
             choices = list(items)
             multiple = spec.name != "use_joker"
         elif arg.name == "item" and catalog_items:  # an item to take (the Mermaid's order)
             choices = list(catalog_items)
+        elif spec.name == "order" and arg.name == "trial":  # the trial of an order to complain
+            choices = list(trials)
         out.append({"arg": arg, "choices": choices, "multiple": multiple})
     return out
 
