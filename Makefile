@@ -47,6 +47,7 @@ check: install
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_forum.py
+	$(BIN)/python benchmarks/bench_sim.py
 
 # Requests per second, p50 and p99 of the web pages under the production server
 # (waitress, `ronde serve`), as a share of a constant page behind the login (see

@@ -1022,7 +1022,8 @@ def test_cli_unreadable_game_files_exit_2(
     assert name in flat(result.output)
 
 
-def test_cli_truncated_game_file_names_its_line(game_file: Path) -> None:
+def test_cli_truncated_game_file_names_its_line(game_file: Path, db: Any) -> None:
+    # ``ronde act`` looks the name up in the store first: the database, whatever else runs
     text = game_file.read_text(encoding="utf-8")
     game_file.write_text(text[:-40], encoding="utf-8")
     n = len(text.splitlines())

@@ -125,6 +125,11 @@ def test_no_view_depends_on_an_unannounced_verdict(seed: int) -> None:
     for index, number in cases:
         a, b = both(created, commands[: index + 1], number)
         assert a.state.trial(number).status != b.state.trial(number).status  # type: ignore[union-attr]
+        if any(a.state.players[s].new_extra for s in a.state.trial(number).accused):  # type: ignore[union-attr]
+            # a new Extra's trial is never JUST (no trial accuses of being an Extra, A8):
+            # its flip is a game no one can play (and his earlier public Character,
+            # hidden with the flipped unmasking, would differ)
+            continue
         diff = differences(views(a), views(b))
         assert not diff, f"trial {number} (seed {seed}):\n" + "\n".join(diff[:20])
         checked += 1

@@ -601,11 +601,33 @@ def check(paths: Annotated[list[Path], typer.Argument(help="Scénarios ou dossie
 
 @app.command()
 def simulate(
+    rules: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Avec --compare : les variantes, OPTION=VALEUR (A9=grace_60), ou plusieurs "
+            "règles ensemble séparées par des virgules (A9=grace_60,A17=continue).",
+            show_default=False,
+        ),
+    ] = None,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare",
+            help="Comparer les règles par défaut et chaque variante sur les mêmes parties.",
+        ),
+    ] = False,
     players: Annotated[
         int, typer.Option(help="Nombre de joueurs (28 : distribution complète).")
     ] = 28,
-    games: Annotated[int, typer.Option(help="Nombre de parties.")] = 1,
+    games: Annotated[int, typer.Option(help="Nombre de parties.", min=1)] = 1,
     seed: Annotated[int | None, typer.Option(help="Graine (parties reproductibles).")] = None,
+    jobs: Annotated[
+        int, typer.Option(help="Processus en parallèle (avec --compare).", min=1, max=64)
+    ] = 1,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="Avec --compare : dossier du rapport (CSV brut et page HTML)."),
+    ] = None,
     plot: Annotated[
         Path | None,
         typer.Option(help="PNG : part de chaque personnage encore masqué, jour par jour."),
@@ -614,7 +636,32 @@ def simulate(
         Path | None, typer.Option(help="Enregistrer le journal de la (dernière) partie.")
     ] = None,
 ) -> None:
-    """Des robots jouent des parties complètes de 13 jours sur leur seule vue."""
+    """Des robots jouent des parties complètes de 13 jours sur leur seule vue.
+
+    Avec --compare, les règles par défaut et chaque variante sont jouées sur les mêmes
+    parties (même graine, mêmes rôles) et comparées (docs/simulator.md)."""
+    if compare or rules:
+        if not (compare and rules):
+            raise _fail("écrivez --compare suivi d'au moins une variante, par exemple A9=grace_60.")
+        # (lazy: only this command needs it)
+        from .simcompare import run_cli as compare_cli
+        from .simreport import ReportError
+
+        try:
+            status = compare_cli(
+                console,
+                compare=rules,
+                games=games,
+                players=players,
+                seed=seed,
+                jobs=jobs,
+                report=report,
+            )
+        except ReportError as exc:
+            raise _fail(str(exc)) from None
+        except ValueError as exc:  # (the cast's draw: too many or too few players)
+            raise _fail(str(exc)) from None
+        raise typer.Exit(status)
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .sim import run_cli
 

@@ -2,37 +2,81 @@
 
 Bots open trials and complain on their targets, the chorus votes, a game-master
 bot gives themes, announces verdicts, records a small rate of failed
-constraints and transfigures the unmasked into new Extras. Randomness comes
-from a seeded generator (``--seed``) so runs are reproducible.
+constraints and transfigures the unmasked into new Extras. Every duty-holder's bot
+meets its duties first at each time of the day (:mod:`ronde.bots.duties`).
+
+Randomness comes from :class:`Streams`: one generator per (seed, game, purpose[,
+seat, day]), so runs are reproducible, a game is the same whichever worker plays it,
+and a house rule that changes one bot's day does not shift anyone else's draws (the
+paired games of ``ronde simulate --compare``, :mod:`ronde.simcompare`).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 import time as wallclock
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from .bots import CHORUS, GAME_MASTER, POWERS, Act
+from .bots.duties import DUTIES, monstrous
 from .catalog import default_catalog
 from .engine.clock import PARIS, at_clock
 from .engine.errors import RuleViolation
 from .engine.events import PlayerUnmasked
 from .engine.game import Game
 from .engine.names import CAUSES_FR, RONDE_IDS, french_name
-from .engine.views import drop_briefs, game_master_brief, player_brief, settle_briefs
+from .engine.ronde import boost_on
+from .engine.views import (
+    drop_briefs,
+    game_master_brief,
+    player_brief,
+    private_brief,
+    settle_briefs,
+)
 from .setup import draw
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 SLOTS = ((9, 0), (12, 30), (17, 0), (21, 30))
 FAIL_RATE = 0.015
+#: ``play(late=...)``: the time after midnight at which a late bot does the duties of the
+#: day before (under A9 ``grace_N`` with N > 20 they still count for that day)
+LATE_SLOT = (0, 20)
+#: the chance that a duty-holder does a day's duties late (``ronde simulate --compare``:
+#: forum players do post after midnight; what the grace of A9 is for)
+LATE = 0.05
+
+
+class Streams:
+    """The random generators of one game, each keyed by (seed, game, purpose, keys):
+    drawing from one never moves another."""
+
+    __slots__ = ("_cache", "game", "seed")
+
+    def __init__(self, seed: int, game: int = 0) -> None:
+        self.seed, self.game = seed, game
+        self._cache: dict[tuple[object, ...], random.Random] = {}
+
+    def rng(self, purpose: str, *keys: object) -> random.Random:
+        """The generator of ``purpose`` (and ``keys``), made at its first use."""
+        key = (purpose, *keys)
+        r = self._cache.get(key)
+        if r is None:
+            text = "/".join(str(k) for k in (self.seed, self.game, *key)).encode()
+            digest = hashlib.blake2b(text, digest_size=8).digest()
+            r = self._cache[key] = random.Random(int.from_bytes(digest, "big"))
+        return r
+
+    def forget(self, purpose: str, *keys: object) -> None:
+        """Drop a generator no longer used (a day's, once the day is over)."""
+        self._cache.pop((purpose, *keys), None)
 
 
 @dataclass
@@ -43,6 +87,10 @@ class SimResult:
     masked_by_day: dict[str, list[float]] = field(default_factory=dict)
     refused: int = 0
     actions: int = 0
+    #: unmasked players still alive (the chorus, R8.5) at the end of each day J1–J13
+    chorus_by_day: list[int] = field(default_factory=list)
+    #: the first day whose end saw the boost on (R2.8), ``None`` if it never came
+    boost_day: int | None = None
 
 
 def _act(game: Game, verb: str, by: str, at: datetime, res: SimResult, **args: Any) -> bool:
@@ -133,6 +181,26 @@ def _bot_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimR
         )
 
 
+def _duty_turn(game: Game, seat: str, at: datetime, rng: random.Random, res: SimResult) -> None:
+    """A masked bot's duties (:mod:`ronde.bots.duties`), at every time of the day: his
+    Character's, those of the roles he was given (the Revenant) and a monstrous one's."""
+    g = game.state
+    p = g.players[seat]
+    if not p.masked:
+        return
+    act = _recorder(game, res, settle=False)
+    duty = DUTIES.get(p.character or "")
+    if duty is not None:
+        duty(game, seat, at, rng, act)
+    if p.character == "revenant":
+        for role in private_brief(g, seat).get("given_roles", {}):
+            given = DUTIES.get(role)
+            if given is not None and g.players[seat].masked:
+                given(game, seat, at, rng, act)
+    if g.players[seat].masked and g.told_kinds.get(seat):
+        monstrous(game, seat, at, rng, act)
+
+
 def _recorder(game: Game, res: SimResult, *, settle: bool = True) -> Act:
     """The ``act`` callback of a behaviour; ``settle=False`` for the player behaviours
     (``ronde.bots``), which read all they use of a brief before acting on it, or fetch a
@@ -179,35 +247,46 @@ def _slot_times(start: date) -> tuple[tuple[datetime, ...], ...]:
 
 
 def play(
-    players: int, rng: random.Random, start: date = date(2026, 12, 1), *, posts: float = 0.0
+    players: int,
+    rng: random.Random | Streams,
+    start: date = date(2026, 12, 1),
+    *,
+    posts: float = 0.0,
+    options: dict[str, Any] | None = None,
+    late: float = 0.0,
 ) -> SimResult:
     """Play one whole game of ``players`` bots on a drawn cast; return it with its statistics.
-    ``posts``: see :func:`play_cast`."""
+    ``rng``: the game's :class:`Streams`, or a generator one is seeded from. ``posts``,
+    ``late``: see :func:`play_cast`."""
+    streams = rng if isinstance(rng, Streams) else Streams(rng.getrandbits(64))
     names = [f"Joueur{i:02d}" for i in range(1, players + 1)]
-    draw_rng = random.Random(rng.random())
-    cast, ronde = draw(names, draw_rng)  # type: ignore[arg-type]
-    return play_cast(cast, ronde, rng, start=start, posts=posts)
+    cast, ronde = draw(names, streams.rng("cast"))  # type: ignore[arg-type]
+    return play_cast(cast, ronde, streams, start=start, posts=posts, options=options, late=late)
 
 
 def play_cast(
     cast: dict[str, str],
     ronde: list[str],
-    rng: random.Random,
+    rng: random.Random | Streams,
     *,
     start: date = date(2026, 12, 1),
     options: dict[str, Any] | None = None,
     posts: float = 0.0,
+    late: float = 0.0,
 ) -> SimResult:
-    """Play one whole game of bots on the given cast and Ronde. ``posts``: the chance
-    that a player also posts his opinion in each open trial's topic at each of the day's
-    times (R4.5; 0, the default, posts nothing and draws nothing)."""
+    """Play one whole game of bots on the given cast and Ronde. ``rng``: the game's
+    :class:`Streams`, or a generator one is seeded from. ``posts``: the chance that a
+    player also posts his opinion in each open trial's topic at each of the day's times
+    (R4.5; 0, the default, posts nothing and draws nothing). ``late``: the chance that a
+    bot leaves a day's duties (J2–J12) to :data:`LATE_SLOT` the next night (0: never)."""
+    streams = rng if isinstance(rng, Streams) else Streams(rng.getrandbits(64))
     names = list(cast)
     game = Game.create(
         start=start,
         cast=cast,
         ronde=ronde,
         catalog=default_catalog(),
-        seed=rng.getrandbits(63),
+        seed=streams.rng("engine").getrandbits(63),
         players=names,
         game_masters=["Mj"],
         options=options,
@@ -215,26 +294,46 @@ def play_cast(
     res = SimResult(game)
     characters = sorted(set(cast.values()))
     res.masked_by_day = {c: [] for c in characters}
-    order = list(game.state.players)
+    seats = list(game.state.players)
     # the seats of each original Character (never changes)
     originals = {
         c: [s for s, p in game.state.players.items() if p.original == c] for c in characters
     }
+    tardy: list[str] = []  # (the bots who left yesterday's duties to the night)
     for day, slots in enumerate(_slot_times(start), 1):
+        gm_rng = streams.rng("game_master", day)
+        bots = {seat: streams.rng("bot", seat, day) for seat in seats}
+        if tardy:
+            at = at_clock(start, day, *LATE_SLOT)
+            game.advance(at)
+            for seat in tardy:
+                _duty_turn(game, seat, at, streams.rng("late", seat, day - 1), res)
+        tardy = (
+            [s for s in seats if streams.rng("late", s, day).random() < late]
+            if late and 2 <= day <= 12
+            else []
+        )
         for i, at in enumerate(slots):
             game.advance(at)
-            _game_master_turn(game, day, at, rng, res, first=i == 0)
+            _game_master_turn(game, day, at, gm_rng, res, first=i == 0)
             if day >= 2:
-                rng.shuffle(order)
+                order = list(seats)
+                streams.rng("order", day).shuffle(order)
                 for seat in order:
-                    if rng.random() < 0.35:
-                        _bot_turn(game, seat, at, rng, res)
+                    if seat not in tardy:
+                        _duty_turn(game, seat, at, bots[seat], res)
+                for seat in order:
+                    if bots[seat].random() < 0.35:
+                        _bot_turn(game, seat, at, bots[seat], res)
                 if i == 1:
                     for seat in order:
-                        if rng.random() < 0.7:
+                        if bots[seat].random() < 0.7:
                             _act_done(game, "rehearse", game.state.pseudo(seat), at, res)
                 if posts:
-                    _post(game, order, at, rng, res, posts)
+                    _post(game, order, at, bots, res, posts)
+        for seat in seats:
+            streams.forget("bot", seat, day)
+        streams.forget("game_master", day)
         g = game.state
         for c in characters:
             holders = originals[c]
@@ -242,6 +341,9 @@ def play_cast(
                 [s for s in holders if g.players[s].masked and g.players[s].character == c]
             )
             res.masked_by_day[c].append(masked / len(holders) if holders else 0.0)
+        res.chorus_by_day.append(sum(1 for p in g.players.values() if not p.masked and p.alive))
+        if res.boost_day is None and boost_on(g):
+            res.boost_day = day
     end = at_clock(start, 13, 23, 30)
     game.advance(end)
     _act(game, "end_game", "Mj", end, res)
@@ -250,12 +352,17 @@ def play_cast(
 
 
 def _post(
-    game: Game, order: list[str], at: datetime, rng: random.Random, res: SimResult, share: float
+    game: Game,
+    order: list[str],
+    at: datetime,
+    bots: dict[str, random.Random],
+    res: SimResult,
+    share: float,
 ) -> None:
     """Players post in the open trials' topics (each with the chance ``share``)."""
     for t in [t.number for t in game.state.open_trials()]:
         for seat in order:
-            if rng.random() < share:
+            if bots[seat].random() < share:
                 _act_done(game, "post", game.state.pseudo(seat), at, res, trial=t)
 
 
@@ -270,6 +377,9 @@ def _print_game(console: Console, res: SimResult) -> None:
             current = day
             console.rule(f"J{day}")
         console.print(f"{at.astimezone(PARIS).strftime('%H:%M')}  {text}", highlight=False)
+    # (lazy: the terminal's tables only; the workers of --compare never print)
+    from rich.table import Table
+
     table = Table(title="Classement final")
     for col in ("Rang", "Joueur", "Personnage", "Points"):
         table.add_column(col)
@@ -299,6 +409,9 @@ def run_cli(
         results.append(play(players, rng))
         _print_game(console, results[0])
     else:
+        # (lazy: the terminal's progress bar only)
+        from rich.progress import Progress
+
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("Parties simulées", total=games)
             for _ in range(games):
@@ -322,6 +435,9 @@ def run_cli(
 
 
 def _summary(console: Console, results: list[SimResult]) -> None:
+    # (lazy: the terminal's tables only)
+    from rich.table import Table
+
     causes: Counter[tuple[str, int]] = Counter()
     points: dict[str, list[int]] = defaultdict(list)
     for r in results:

@@ -42,6 +42,11 @@ from ronde.web.games.models import (
     Generation,
     Invitation,
     Membership,
+    Notification,
+    NotifyAddress,
+    NotifyChoice,
+    PushSubscription,
+    Receipt,
     Request,
     Strike,
 )
@@ -242,6 +247,14 @@ ROUTES: dict[str, Route] = {
     ),
     "gm_scores": Route("gm", _slug, legit="Mj"),
     "gm_ronde": Route("gm", _slug, legit="Mj"),
+    "gm_constraints": Route(
+        "gm",
+        _slug,
+        get=False,
+        post=lambda s: {"day": "2", "player": "Bob", "failed": "Bob"},
+        legit="Mj",
+        control=False,
+    ),
     "gm_clock": Route(
         "gm", _slug, get=False, post=lambda s: {"to": "next"}, legit="Mj", control=False
     ),
@@ -258,6 +271,27 @@ ROUTES: dict[str, Route] = {
         post=lambda s: {"reason": "pirate"},
         legit="Mj",
     ),
+    # the portal as the private channel, notifications (issue 24)
+    "gm_delivery": Route(
+        "gm",
+        _slug,
+        post=lambda s: {"op": "setting", "delivery": "mp", "delivery_delay": "6"},
+        legit="Mj",
+    ),
+    "notify_settings": Route("self", _slug, post=lambda s: {"push": "on"}, legit="Ana"),
+    "notify_push": Route(
+        "login",
+        lambda s: {},
+        get=False,
+        post=lambda s: {"endpoint": "https://fcm.googleapis.com/x"},
+        legit="Ana",
+    ),
+    "notify_unpush": Route(
+        "login", lambda s: {}, get=False, post=lambda s: {"endpoint": "x"}, legit="Ana"
+    ),
+    "notify_confirm": Route("open", lambda s: {"token": "pas-un-jeton"}),
+    "service_worker": Route("open", lambda s: {}),
+    "manifest": Route("open", lambda s: {}),
 }
 
 
@@ -285,6 +319,8 @@ ROUTES_ELSEWHERE: dict[str, Route] = {
     "gm_post_templates": Route(
         "gm", _slug, post=lambda s: {"op": "none"}, legit="Mj", control=False
     ),
+    # (a POST without a file changes nothing: the report's upload is in test_simulations)
+    "gm_simulations": Route("gm", _slug, post=lambda s: {}, legit="Mj", control=False),
 }
 
 
@@ -346,6 +382,11 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         Strike,
         Event,
         Generation,
+        NotifyChoice,
+        NotifyAddress,
+        PushSubscription,
+        Notification,
+        Receipt,
     ):
         out[model.__name__] = list(model.objects.order_by("pk").values_list())
     out["User"] = list(

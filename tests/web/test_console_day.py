@@ -77,7 +77,9 @@ def test_one_verdict_per_constraint(client: Client, world: World, clock: Any) ->
     first = Action.objects.get(game=world.game, action="record_constraint")
     assert first.args["met"] is False
     page = _page(client.get(back))
-    assert "Jugée : non respectée" in page and "Corriger : respectée" in page
+    judged = page[page.index('id="contraintes"') :]
+    bob = judged[judged.index("<strong>Bob</strong>") :].split("</tr>")[0]
+    assert "jugée non respectée" in bob and "Corriger" in bob
     # the same verdict again records nothing
     clock("J2 10:05")
     r = client.post(url, {"player": "Bob", "day": "2", "next": back}, follow=True)
@@ -99,7 +101,9 @@ def test_one_verdict_per_constraint(client: Client, world: World, clock: Any) ->
     live = Action.objects.filter(game=world.game, action="record_constraint", struck=False)
     assert [a.args["met"] for a in live] == [True]
     v = service.view_for(world.game, "game_master")
-    assert "Jugée : respectée" in _page(client.get(back))
+    judged = _page(client.get(back))
+    bob = judged[judged.index("<strong>Bob</strong>", judged.index('id="contraintes"')) :]
+    assert "jugée respectée" in bob.split("</tr>")[0]
     assert v["day"] == 2
 
 

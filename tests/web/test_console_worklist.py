@@ -62,6 +62,8 @@ def test_to_post_groups_a_day_by_destination_and_marks_a_group_at_once(
 ) -> None:
     clock("J3 09:00")
     g = world.game
+    g.delivery = Game.MP  # private messages by MP, as on the forum alone: all of them listed
+    g.save(update_fields=["delivery"])
     service.record(g, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"})
     service.record(g, None, "open_trial", "Dan", {"against": "Eve", "as": "little_mermaid"})
     # two private messages to Bob today: Woody's answer, the Little Mermaid's order

@@ -5,7 +5,8 @@ the game (nothing recorded), and finds no option the rules refuse him.
 
 What is left, by design, are refusals of a pair of choices that each form offers apart
 (an open trial identical to one already open, A14; the Little Mermaid ordering a player
-to complain in his own trial): the page cannot know which pair the player will choose.
+to complain in his own trial): the page cannot know which pair the player will choose;
+and the Characters a Tragic Hero's monster may never be (his module's rule, in no view).
 """
 
 from __future__ import annotations
@@ -24,8 +25,14 @@ from .conftest import START, at
 
 pytestmark = pytest.mark.django_db
 
-#: refusals of a pair of choices, each offered on its own (see the module docstring)
-PAIRS = ("Un Procès identique est déjà ouvert", "On n'ordonne pas de porter plainte contre soi")
+#: refusals of a pair of choices, each offered on its own (see the module docstring);
+#: and the Characters a Hero's monster may never be (R7.17): a rule of his character's
+#: module that no view tells the web yet (left to the engine's views)
+PAIRS = (
+    "Un Procès identique est déjà ouvert",
+    "On n'ordonne pas de porter plainte contre soi",
+    "ne peut pas être monstrueux",
+)
 #: free text a form asks for (the crawl fills it as a player would)
 TEXT = {"cell": [1, 1], "text": "le petit chat de la voisine chante faux tous les soirs"}
 

@@ -54,7 +54,7 @@ class _Queries:
         self._cm.__exit__(*exc)
 
 
-def test_player_page_in_at_most_four_queries(world: World, clock: Any) -> None:
+def test_player_page_in_at_most_five_queries(world: World, clock: Any) -> None:
     url = reverse("player", args=[world.game.slug])
     ana = _player(world, "Ida")  # an Extra: told the theme of the day
     clock("J2 10:00")
@@ -71,11 +71,15 @@ def test_player_page_in_at_most_four_queries(world: World, clock: Any) -> None:
     assert "lune" in html.unescape(page)
     for q in (first, again, after):
         assert not any("django_session" in s for s in q.sqls), q.sqls  # sessions from memory
-    # the user, his membership with its game, the visit, his requests
-    assert len(first.sqls) == 4 and "UPDATE" in first.sqls[2], first.sqls
+    # the user, his membership with its game, the visit, the receipts of the private
+    # messages his page shows him for the first time (issue 24: the portal delivers them),
+    # his requests
+    assert len(first.sqls) == 5 and "UPDATE" in first.sqls[2], first.sqls
+    assert "INSERT" in first.sqls[3] and "games_receipt" in first.sqls[3], first.sqls
     # a reload: the user, his membership with its game, his requests as stored
     assert len(again.sqls) == 3, again.sqls
-    assert len(after.sqls) == 3, after.sqls
+    # the game changed (a new message, the theme): its receipt too
+    assert len(after.sqls) == 4 and "games_receipt" in after.sqls[2], after.sqls
 
 
 def test_cached_pages_are_each_viewers_own(world: World, clock: Any) -> None:

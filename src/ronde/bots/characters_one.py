@@ -16,18 +16,13 @@ from datetime import datetime
 from typing import Any
 
 from ..engine.game import Game
-from ..engine.names import RONDE_IDS
 from ..engine.ronde import slot_live
 from ..engine.views import player_brief, private_brief
 from . import Act, Behaviour
-
-DECORATIONS = ("item_chair_basic", "item_cards", "item_angryc", "item_trestle", "item_lamp")
-PHRASE = "le petit chat de la voisine chante faux tous les soirs de pluie"
+from .duties import prompter_may_guess
 
 #: the Prompter's submissions waiting for the MJs' ruling, per game: (prompter, named)
 _PENDING: weakref.WeakKeyDictionary[Game, list[tuple[str, str]]] = weakref.WeakKeyDictionary()
-#: the last day each Decorator bot sent items, per game (his own memory)
-_SENT: weakref.WeakKeyDictionary[Game, dict[str, int]] = weakref.WeakKeyDictionary()
 
 
 def _suspects(brief: dict[str, Any]) -> list[str]:
@@ -69,9 +64,9 @@ def _accuse(
 def prompter(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     """His sentence on J2; from J3 one guess a day, ruled on by the MJs' bot."""
     brief = player_brief(game.state, seat)
-    if brief["day"] == 2:
-        act("choose_phrase", brief["pseudo"], at, text=PHRASE)
-    elif brief["day"] >= 3 and rng.random() < 0.5:
+    # (his sentence is a duty: :mod:`ronde.bots.duties`; he guesses only while a
+    # mistake cannot unmask him)
+    if brief["day"] >= 3 and rng.random() < 0.5 and prompter_may_guess(game, seat):
         suspects = _suspects(brief)
         if suspects:
             pending = _PENDING.get(game)
@@ -90,44 +85,6 @@ def relay_prompts(game: Game, at: datetime, rng: random.Random, act: Act) -> Non
         extra = seat is not None and g.players[seat].character == "extra"
         found = rng.random() < (0.7 if extra else 0.2)
         act("prompt", prompter_name, at, player=named, theme_found=found)
-
-
-# -- Destiny (R7.16) ---------------------------------------------------------------------------
-def destiny(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
-    """Her schedule on J2 (from the public cast, R1.6), then her daily trial action."""
-    brief = player_brief(game.state, seat)
-    me = brief["pseudo"]
-    if brief["day"] == 2 and not brief["targets"]:
-        pool = [c for c in RONDE_IDS if c != "destiny"]
-        for _ in range(3):
-            if act("declare_destiny", me, at, list=[rng.choice(pool) for _ in range(12)]):
-                break
-        brief = player_brief(game.state, seat)
-    if not brief["can_act"]:
-        return
-    if not brief["targets"]:
-        if rng.random() < 0.3:
-            act(
-                "shift_destiny", me, at, append=rng.choice([c for c in RONDE_IDS if c != "destiny"])
-            )
-        return
-    today = [c for c in brief["targets"] if c != "decorators"]
-    done = any(t["mine"] and t["supposed"] in today for t in brief["open_trials"])
-    if not done:
-        _accuse(game, brief, at, rng, act, today)
-
-
-# -- Decorators (R7.6) -------------------------------------------------------------------------
-def decorators(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
-    """One to three decoration items a day, most days (he remembers his own sendings)."""
-    brief = player_brief(game.state, seat)
-    sent = _SENT.get(game)
-    if sent is None:
-        sent = _SENT[game] = {}
-    if sent.get(seat) != brief["day"] and rng.random() < 0.9:
-        items = [rng.choice(DECORATIONS) for _ in range(rng.randint(1, 3))]
-        if act("send_items", brief["pseudo"], at, to="Mj", items=items):
-            sent[seat] = brief["day"]
 
 
 # -- Pinocchio (R7.21) -------------------------------------------------------------------------
@@ -206,10 +163,9 @@ def game_masters(game: Game, at: datetime, rng: random.Random, act: Act) -> None
 
 
 #: character id -> behaviour (see :mod:`ronde.bots`)
+#: (Destiny's and the Decorators' behaviours are their duties, :mod:`ronde.bots.duties`)
 POWERS: dict[str, Behaviour] = {
     "prompter": prompter,
-    "destiny": destiny,
-    "decorators": decorators,
     "pinocchio": pinocchio,
     "diva": diva,
     "revenant": revenant,

@@ -50,46 +50,8 @@ def _with_common(behaviour: Behaviour) -> Behaviour:
     return run
 
 
-# -- Devil's Advocate (R7.3) ------------------------------------------------------------
-def devils_advocate(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
-    brief = player_brief(game.state, seat)
-    day = brief["day"]
-    me = _me(game, seat)
-    window = (day if day % 2 == 0 else day - 1, day if day % 2 else day + 1)
-    defended = [d for d in me["defences"] if d["counted"]]
-    open_trials = [t for t in brief["open_trials"] if t["open"]]
-    if open_trials and not any(window[0] <= d["day"] <= window[1] for d in defended):
-        t = rng.choice(open_trials)
-        last = defended[-1]["player"] if defended else None
-        choices = [a for a in t["accused"] if a != last]
-        if choices:
-            act("post", brief["pseudo"], at, trial=t["number"], defends=rng.choice(choices))
-    w = "W1" if day <= 7 else "W2"
-    if w not in me["cancellations"] and rng.random() < (0.15 if day in (7, 13) else 0.05):
-        mine = [
-            t["number"]
-            for t in open_trials
-            if t["number"] in me["posted_in"] and brief["pseudo"] not in t["accused"]
-        ]
-        if mine:
-            act("cancel_trial", brief["pseudo"], at, trial=rng.choice(mine))
-
-
-# -- Chucky (R7.7) ----------------------------------------------------------------------
-def chucky(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
-    brief = player_brief(game.state, seat)
-    open_trials = [t for t in brief["open_trials"] if t["open"]]
-    if not open_trials:
-        return
-    me = _me(game, seat)
-    w = "W1" if brief["day"] <= 7 else "W2"
-    if w in me["shortenings"]:
-        return
-    t = max(open_trials, key=lambda t: t["public_complaints"] + rng.random())
-    if t["number"] not in me["posted_in"]:
-        act("post", brief["pseudo"], at, trial=t["number"])
-    elif t["public_complaints"] >= 2 or rng.random() < 0.1:
-        act("shorten_trial", brief["pseudo"], at, trial=t["number"])
+def _nothing(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
+    """No power of his own to use at random (his duties: :mod:`ronde.bots.duties`)."""
 
 
 # -- Woody (R7.12) ----------------------------------------------------------------------
@@ -190,26 +152,6 @@ def halus(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> 
         act("complain", brief["pseudo"], at, trial=rng.choice(joinable)["number"], anonymous=True)
 
 
-# -- Tragic Hero (R7.17) ----------------------------------------------------------------
-def tragic_hero(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
-    brief = player_brief(game.state, seat)
-    me = _me(game, seat)
-    others = _others(brief)
-    # (what he reads of his brief, read before he acts: it is the game before his action)
-    known = brief["known"] if me.get("monster_character") else {}
-    if not me["declared_today"]:
-        fresh = [p for p in others if p not in me["declared"]]
-        if fresh:
-            act("declare_not", brief["pseudo"], at, player=rng.choice(fresh))
-    if me.get("new_target_due") is not None:
-        choices = [c for c in RONDE_IDS if c not in ("destiny", "pinocchio", "prompter")]
-        act("designate_monster", brief["pseudo"], at, character=rng.choice([*choices, "extra"]))
-    elif me.get("monster_character") and rng.random() < 0.03 * max(1, brief["day"] - 3):
-        suspects = [p for p in others if p not in known]
-        if suspects:
-            act("accuse_monster", brief["pseudo"], at, player=rng.choice(suspects))
-
-
 # -- Pianist (R7.15) --------------------------------------------------------------------
 def pianist(game: Game, seat: str, at: datetime, rng: random.Random, act: Act) -> None:
     if rng.random() < 0.2:
@@ -271,17 +213,19 @@ def rule_orders(game: Game, at: datetime, rng: random.Random, act: Act) -> None:
 
 
 #: character id -> behaviour (see :mod:`ronde.bots`)
+#: (the Devil's Advocate's, Chucky's and the Tragic Hero's other behaviours are their
+#: duties, :mod:`ronde.bots.duties`)
 POWERS: dict[str, Behaviour] = {
-    "devils_advocate": _with_common(devils_advocate),
-    "chucky": _with_common(chucky),
+    "devils_advocate": _with_common(_nothing),
+    "chucky": _with_common(_nothing),
     "woody": _with_common(woody),
     "pierrot": _with_common(pierrot),
     "polichinelle": _with_common(polichinelle),
     "little_mermaid": _with_common(little_mermaid),
     "halus": _with_common(halus),
-    "tragic_hero": _with_common(tragic_hero),
+    "tragic_hero": _with_common(_nothing),
     "pianist": _with_common(pianist),
-    "alice": _with_common(lambda game, seat, at, rng, act: None),
+    "alice": _with_common(_nothing),
 }
 #: game-master behaviours (relaying rulings these powers need)
 GAME_MASTER: list[Callable[[Game, datetime, random.Random, Act], None]] = [

@@ -11,6 +11,7 @@ actions available today when he is one of the Unmasked.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from .character import character_of
@@ -121,6 +122,20 @@ def _today_view(g: GameState, seat: str, *, awaiting: bool) -> View:
         sorted(available(g)) if not p.masked and p.alive and day < LAST_DAY else []
     )
     return out
+
+
+def deadlines(g: GameState, seat: str) -> list[datetime]:
+    """When the obligations of ``seat``'s character due today end (his constraint of the
+    day, the duties watched or ruled on), as he knows the game (A77: the same while a
+    verdict against him awaits its announcement): the reminders of his notifications."""
+    with reading(), before_verdicts(g):
+        p = g.players[seat]
+        if not p.masked or g.game_ended:
+            return []
+        items = character_of(g, p).game_master_todo(g, p, g.day())
+        return sorted(
+            {t.deadline for t in items if t.deadline is not None and t.kind in ("ruling", "watch")}
+        )
 
 
 # -- what a player's forms offer (the portal's item lists) ---------------------------------

@@ -22,12 +22,26 @@ def hidden_unmaskings(g: GameState) -> dict[str, str]:
 
     def compute() -> dict[str, str]:
         out: dict[str, str] = {}
-        for number in _pending(g):  # (the concluded trials not announced, in order)
+        pending = _pending(g)
+        for number in pending:  # (the concluded trials not announced, in order)
             t = g.trials[number - 1]
             for s in t.flags.get("unmasked", ()):
                 p = g.players[s]
                 if not p.masked and p.unmasked_at == t.ended_at and s in g.revealed:
                     out[s] = g.revealed[s]
+        if pending:
+            # a fall the verdict's consequences caused, its announcement held with them
+            # (e.g. the Devil's Advocate's last attempt failing on a trial Chucky
+            # shortened, A43): as hidden as the verdict's own
+            since = min(g.trials[n - 1].ended_at for n in pending)  # type: ignore[type-var]
+            for at, _to, kind, _text, data, _public in reversed(g.messages):
+                if at < since:
+                    break
+                s = data.get("player")
+                if kind == "unmasking" and data.get("held") in pending and s in g.players:
+                    p = g.players[s]
+                    if not p.masked and p.unmasked_at == at and s in g.revealed:
+                        out.setdefault(s, g.revealed[s])
         return out
 
     return g.memoized_board("hidden_unmaskings", compute)

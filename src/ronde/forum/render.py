@@ -810,7 +810,10 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
             else:
                 out.append(message_dict(e))
         elif isinstance(e, TrialAnnounced):
-            released = [{**m, "at": e.at.isoformat()} for m in waiting.pop(e.trial, [])]
+            # (``sent_at``: when the engine sent it, the time its recipient's view shows)
+            released = [
+                {**m, "at": e.at.isoformat(), "sent_at": m["at"]} for m in waiting.pop(e.trial, [])
+            ]
         elif isinstance(e, DayClosed):
             state = _replay_until(game, i).state
             v = public_view(state)

@@ -79,6 +79,7 @@ def serve_command(
     if demo:
         _demo(host, port)
     typer.echo(f"Base : {_where()}")
+    _notifications(host, port)
     if demo or dev:
         typer.echo(f"Ronde : http://{host}:{port}/  (Ctrl-C pour arrêter)")
         call_command("runserver", f"{host}:{port}", use_reloader=False, use_threading=True)
@@ -103,6 +104,19 @@ def serve_command(
         )
     else:
         waitress.serve(application, host=host, port=port, threads=threads, ident="Ronde")
+
+
+def _notifications(host: str, port: int) -> None:
+    """Start the server's notification worker (e-mail, Web Push: sent after each commit,
+    retried, reminders of deadlines); links in e-mails use RONDE_SITE_URL, or this server."""
+    from django.conf import settings
+
+    from ronde.web.games import notify
+
+    if not settings.SITE_URL:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        settings.SITE_URL = f"http://{shown}:{port}"
+    notify.start_worker()
 
 
 def _demo(host: str, port: int) -> None:

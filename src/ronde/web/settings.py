@@ -25,6 +25,21 @@ Environment (see the README, "Héberger une partie"):
         ``--demo``); otherwise from the collected folder (``ronde serve`` collects them).
     RONDE_DEBUG: ``1`` for Django's debug pages (never on the internet).
     RONDE_CONN_MAX_AGE: seconds a PostgreSQL connection is kept (default 60; tests: 0).
+
+Notifications (docs/notifications.md):
+    RONDE_SITE_URL: this site's address as players reach it (``https://ronde.example.org``),
+        for the links of e-mails (``ronde serve``: http://HOST:PORT by default).
+    RONDE_EMAIL_HOST: the SMTP server (without it, no e-mail is offered); RONDE_EMAIL_PORT
+        (default 25), RONDE_EMAIL_USER, RONDE_EMAIL_PASSWORD, RONDE_EMAIL_TLS (``1``:
+        STARTTLS), RONDE_EMAIL_SSL (``1``: TLS from the start, port 465 usually),
+        RONDE_EMAIL_FROM (the sender, default ``Ronde <ronde@localhost>``),
+        RONDE_EMAIL_TIMEOUT (seconds, default 20).
+    RONDE_PUSH: ``0`` turns Web Push off. Its VAPID keys are made on first use in the data
+        folder (``vapid_private.pem``, mode 0600); RONDE_VAPID_SUBJECT: the contact the push
+        services see (default ``mailto:`` the sender).
+    RONDE_PUSH_HOSTS: comma-separated push service hosts accepted besides the browsers'
+        own (FCM, Mozilla, Microsoft, Apple); a loopback host named here may use http
+        (tests).
 """
 
 from __future__ import annotations
@@ -279,3 +294,19 @@ LOGGING = {
     # django-axes logs every failed login as a warning
     "loggers": {"axes": {"level": "ERROR"}},
 }
+
+# -- notifications (ronde.web.games.notify) -------------------------------------------------
+SITE_URL = os.environ.get("RONDE_SITE_URL", "").strip().rstrip("/")
+EMAIL_HOST = os.environ.get("RONDE_EMAIL_HOST", "").strip()
+EMAIL_ENABLED = bool(EMAIL_HOST)
+EMAIL_PORT = int(os.environ.get("RONDE_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("RONDE_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("RONDE_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = _flag("RONDE_EMAIL_TLS")
+EMAIL_USE_SSL = _flag("RONDE_EMAIL_SSL")
+EMAIL_TIMEOUT = int(os.environ.get("RONDE_EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("RONDE_EMAIL_FROM", "Ronde <ronde@localhost>")
+EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+PUSH_ENABLED = os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
+VAPID_SUBJECT = os.environ.get("RONDE_VAPID_SUBJECT", "").strip()
+PUSH_HOSTS = _list("RONDE_PUSH_HOSTS")

@@ -11,12 +11,14 @@ from .games import (
     views_accounts,
     views_forum,
     views_gm,
+    views_notify,
     views_player,
     views_post,
     views_preview,
     views_public,
     views_ronde,
     views_setup,
+    views_sim,
 )
 
 urlpatterns = [
@@ -39,12 +41,20 @@ urlpatterns = [
         views_player.withdraw_request,
         name="player_withdraw",
     ),
+    # notifications (e-mail, Web Push) and the installable web app
+    path("partie/<slug:slug>/notifications/", views_notify.settings_page, name="notify_settings"),
+    path("notifications/appareil/", views_notify.push_subscribe, name="notify_push"),
+    path("notifications/appareil/retirer/", views_notify.push_unsubscribe, name="notify_unpush"),
+    path("notifications/confirmer/<str:token>/", views_notify.confirm_email, name="notify_confirm"),
+    path("sw.js", views_notify.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_notify.manifest, name="manifest"),
     # the game masters
     path("mj/", views_setup.gm_home, name="gm_home"),
     path("mj/<slug:slug>/", views_gm.dashboard, name="gm_dashboard"),
     path("mj/<slug:slug>/preparation/", views_setup.setup, name="gm_setup"),
     path("mj/<slug:slug>/ronde/", views_ronde.ronde, name="gm_ronde"),
     path("mj/<slug:slug>/horloge/", views_ronde.clock, name="gm_clock"),
+    path("mj/<slug:slug>/simulations/", views_sim.simulations, name="gm_simulations"),
     path("mj/<slug:slug>/actions/", views_gm.actions_index, name="gm_actions"),
     path("mj/<slug:slug>/action/<str:name>/", views_gm.action_form, name="gm_action"),
     path("mj/<slug:slug>/plaintes/", views_gm.complaints, name="gm_complaints"),
@@ -63,6 +73,7 @@ urlpatterns = [
     ),
     path("mj/<slug:slug>/forum/", views_forum.forum, name="gm_forum"),
     path("mj/<slug:slug>/a-poster/", views_post.to_post, name="gm_to_post"),
+    path("mj/<slug:slug>/remise/", views_notify.gm_delivery, name="gm_delivery"),
     path("mj/<slug:slug>/modeles/", views_forum.templates, name="gm_post_templates"),
 ]
 

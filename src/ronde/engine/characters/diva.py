@@ -289,9 +289,11 @@ class Diva(Character):
     # -- views -------------------------------------------------------------------------
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
         mine = p.data.get(self.id, {})
+        # (she learns it with the verdict's announcement, not before: A77)
+        worrying = g.trial(mine["worried"]) if "worried" in mine else None
         return {
             "public": p.seat in g.flags.get("public_channel", ()),
-            "worried": "worried" in mine,
+            "worried": worrying is not None and worrying.announced,
             "designated": list(mine.get("designated", [])),
         }
 

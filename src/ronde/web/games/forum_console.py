@@ -506,6 +506,12 @@ class ToPost:
     problem: str
     recipients: list[str]
     posting: Posting | None = None
+    #: the recipients' seats, and when the engine sent it (its recipients' views show that
+    #: time; a message held for a verdict's announcement is posted after it): read by
+    #: :mod:`.delivery`
+    seats: tuple[str, ...] = ()
+    sent: str = ""
+    engine_text: str = ""
 
 
 _TOPICS = {
@@ -568,6 +574,9 @@ def _render_all(eng: Any, tpl: Templates) -> list[ToPost]:
                 text=r.text,
                 problem=r.problem,
                 recipients=recipients,
+                seats=tuple(str(s) for s in m.get("to") or ()),
+                sent=str(m.get("sent_at") or m.get("at", "")),
+                engine_text=str(m.get("text", "")),
             )
         )
     return out

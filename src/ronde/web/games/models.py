@@ -48,6 +48,17 @@ class Game(models.Model):
     clock = models.CharField(max_length=6, choices=CLOCKS, default=WALL)
     #: a ``manual`` game's now (moved by ``ronde advance`` or an action recorded later)
     clock_at = models.DateTimeField(null=True, blank=True)
+    #: how private messages reach their recipients (a setting of the game, not a house
+    #: rule): the portal only; the portal, then an MP for whoever has not seen his message
+    #: ``delivery_delay`` hours after it; or an MP for each, as on the forum alone
+    PORTAL, PORTAL_THEN_MP, MP = "portal", "portal_mp", "mp"
+    DELIVERIES = (
+        (PORTAL, _("par le portail seulement")),
+        (PORTAL_THEN_MP, _("par le portail, puis par MP s'il n'a pas été lu à temps")),
+        (MP, _("par MP, comme sur le forum seul")),
+    )
+    delivery = models.CharField(max_length=10, choices=DELIVERIES, default=PORTAL_THEN_MP)
+    delivery_delay = models.PositiveSmallIntegerField(default=6, help_text="heures")
 
     class Meta:
         ordering = ("-created_at",)
@@ -364,3 +375,119 @@ class ConstraintHint(models.Model):
     class Meta:
         ordering = ("read_at", "id")
         indexes = (models.Index(fields=["game", "day"], name="hint_by_game_day"),)
+
+
+class Receipt(models.Model):
+    """A private message seen by its recipient: he opened his page while it showed it.
+
+    ``key`` identifies the message as his view shows it (:func:`.delivery.fingerprint`:
+    his seat, its time, kind and text); ``seen_at`` is the game's now then (game time),
+    ``recorded_at`` the wall clock. The first look is kept."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="receipts")
+    membership = models.ForeignKey(Membership, on_delete=models.PROTECT, related_name="receipts")
+    key = models.CharField(max_length=40)
+    seen_at = models.DateTimeField()
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["membership", "key"], name="one_receipt_per_message"),
+        )
+        indexes = (models.Index(fields=["game", "key"]),)
+
+
+class NotifyChoice(models.Model):
+    """One account asking to be told of what concerns it in one game (a player's seat or
+    a game master's), by e-mail and/or Web Push.
+
+    ``known``: what the account was already told or shown (fact keys of
+    :mod:`.notify`): a notification is made only for what is new to it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="notify_choices")
+    membership = models.ForeignKey(
+        Membership, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    game_master = models.ForeignKey(
+        GameMaster, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    email = models.BooleanField(default=False)
+    push = models.BooleanField(default=False)
+    known = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["user", "game"], name="one_notify_choice_per_game"),
+        )
+
+
+class NotifyAddress(models.Model):
+    """An account's e-mail address for notifications, used once confirmed (a link sent
+    to it): nobody makes the server write to someone else's address."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notify_address"
+    )
+    email = models.EmailField()
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField()
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (its push service's ``endpoint`` and the keys
+    the payload is encrypted to). ``gone_at``: the push service said it no longer exists."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    endpoint = models.CharField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField()
+    gone_at = models.DateTimeField(null=True, blank=True)
+
+
+class Notification(models.Model):
+    """The outbox: one message to send to one account by one channel, written in the same
+    transaction as what causes it and sent after the commit by the server's worker or
+    ``ronde tick`` (:mod:`.notify`). ``key`` makes it once: the same cause writes nothing
+    the second time. Never deleted: a failure stays visible to the game masters."""
+
+    PENDING, SENT, FAILED, DROPPED = "pending", "sent", "failed", "dropped"
+    STATES = (
+        (PENDING, _("à envoyer")),
+        (SENT, _("envoyée")),
+        (FAILED, _("échec")),
+        (DROPPED, _("abandonnée")),
+    )
+    EMAIL, PUSH = "email", "push"
+    CHANNELS = ((EMAIL, _("e-mail")), (PUSH, _("notification")))
+
+    key = models.CharField(max_length=64, unique=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="notifications"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=5, choices=CHANNELS)
+    subscription = models.ForeignKey(
+        PushSubscription, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    email = models.CharField(max_length=254, blank=True)
+    #: what it is about (``message``, ``trial``, ``request``, ``due``, ``j13``, ...)
+    kind = models.CharField(max_length=20)
+    title = models.CharField(max_length=200)
+    body = models.TextField()
+    #: the page it links to (a path of this site)
+    url = models.CharField(max_length=300)
+    created_at = models.DateTimeField()
+    state = models.CharField(max_length=8, choices=STATES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_try_at = models.DateTimeField()
+    #: a sender holds it until then (two senders never send it both)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        indexes = (models.Index(fields=["state", "next_try_at"]),)

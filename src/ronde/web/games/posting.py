@@ -2,8 +2,9 @@
 day by day, grouped by where it goes.
 
 :func:`to_post` is the one source of the list's items (every page, count and mark
-reads it): the game's rendered messages (:func:`.forum_console.to_post`), each with
-its game day and its destination, and one item per verdict waiting for its post.
+reads it): the messages still to post or send by hand (:func:`.delivery.to_post`:
+the private messages the portal delivers are not), each with its game day and its
+destination, and one item per verdict waiting for its post.
 A verdict's post is its announcement (RULES.md R4.8): marking it posted records
 ``announce`` at the time given (default: now), through :func:`.service.record`.
 
@@ -31,8 +32,8 @@ from ronde.engine.events import MessageSent, TrialAnnounced
 from ronde.forum.markup import ZWSP
 from ronde.forum.render import KINDS_FR, ForumContext, message_dict, render
 
+from . import delivery, service, vocabulary
 from . import forum_console as fc
-from . import service, vocabulary
 from .models import Game, Posting
 
 #: the key prefix of a verdict's post (not a message of the log yet)
@@ -142,7 +143,7 @@ def to_post(game: Game, day: int | None = None, user: Any = None) -> list[Item]:
     """Every message to post or send (posted or not), in time order, each with its
     posting if marked; then a post per verdict waiting for its announcement. With
     ``day``, the items of that game day (the verdicts waiting: on today's list)."""
-    rendered = fc.to_post(game, user)
+    rendered = listing(game, user).items
     start = game.start
     out: list[Item] = []
     for m in rendered:
@@ -171,16 +172,25 @@ def to_post(game: Game, day: int | None = None, user: Any = None) -> list[Item]:
     return out
 
 
-def groups(items: Sequence[Item]) -> list[Group]:
+def listing(game: Game, user: Any = None) -> delivery.ToPostList:
+    """The messages "À poster" lists (:func:`.delivery.to_post`: the public posts, and
+    the private messages still due by MP under the game's delivery setting), those the
+    portal carries (``waiting``) and every key a posting may have (``keys``)."""
+    return delivery.to_post(game, user)
+
+
+def groups(items: Sequence[Item], *, by_day: bool = False) -> list[Group]:
     """The items by destination, in the order to post: the forum's topics (and the
-    verdicts' posts) by their first message, then the MPs by recipient."""
+    verdicts' posts) by their first message, then the MPs by recipient; ``by_day``:
+    a destination's messages of each day apart (the list of every day)."""
     by: dict[tuple[str, ...], Group] = {}
     for m in sorted(items, key=lambda m: m.at):
-        key = m.group_key
+        key = (str(m.day), *m.group_key) if by_day and m.trial is None else m.group_key
         g = by.get(key)
         if g is None:
             ident = hashlib.sha1("\x1f".join(key).encode()).hexdigest()[:12]
-            g = by[key] = Group(id=ident, where=m.where, public=m.public)
+            where = f"J{m.day} — {m.where}" if by_day and m.trial is None else m.where
+            g = by[key] = Group(id=ident, where=where, public=m.public)
         g.items.append(m)
     public = [g for g in by.values() if g.public]
     private = sorted((g for g in by.values() if not g.public), key=lambda g: g.where.casefold())

@@ -186,6 +186,9 @@ def _commit(game: Game, eng: EngineGame, rows: list[Any], *, fields: tuple[str, 
     game.version = uuid.uuid4().hex
     game.save(update_fields=["last_seq", "generation", "version", *fields])
     eventstore.adopt(game, eng, rows)
+    from . import notify  # (it reads pages through this service)
+
+    notify.written(game, eng)  # the outbox, in this transaction; sent after the commit
 
 
 def start(game: Game, eng: EngineGame, user: User | None) -> None:

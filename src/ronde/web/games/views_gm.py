@@ -33,6 +33,7 @@ from . import (
     judging,
     labels,
     nights,
+    notify,
     rawrows,
     readers,
     service,
@@ -372,7 +373,9 @@ def judge_constraints(request: HttpRequest, game: Game, gm: GameMaster) -> HttpR
         if out.ok:
             for e in out.events:
                 if getattr(e, "public", False):
-                    messages.info(request, _("Annonce : %(text)s") % {"text": e.text})
+                    messages.info(
+                        request, _("Annonce : %(text)s") % {"text": getattr(e, "text", "")}
+                    )
         elif out.code == service.SKIPPED:
             messages.info(request, f"{p} : {out.message}")
         else:
@@ -1056,14 +1059,17 @@ def decide_request(
         return redirect("gm_dashboard", slug=game.slug)
     if decision == "refuse":
         # only while no other game master decided it meanwhile (read as pending by both)
-        refused = Request.objects.filter(
-            pk=req.pk, status=Request.PENDING, actions__isnull=True
-        ).update(
-            status=Request.REFUSED,
-            message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
-            decided_by=request.user if request.user.is_authenticated else None,
-            decided_at=service.now(),
-        )
+        with transaction.atomic():  # (the answer and its notification, together)
+            refused = Request.objects.filter(
+                pk=req.pk, status=Request.PENDING, actions__isnull=True
+            ).update(
+                status=Request.REFUSED,
+                message=str(request.POST.get("reason", "")).strip() or _("Refusée par les MJ."),
+                decided_by=request.user if request.user.is_authenticated else None,
+                decided_at=service.now(),
+            )
+            if refused:
+                notify.request_answered(req)
         if not refused:
             messages.warning(request, _("Cette demande a déjà été traitée."))
         else:
@@ -1134,7 +1140,9 @@ def decide_request(
         req.status = Request.REFUSED
         req.message = out.message
         messages.error(request, _("Refusée par les règles : %(m)s") % {"m": out.message})
-    req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
+    with transaction.atomic():  # (the answer and its notification, together)
+        req.save(update_fields=["status", "message", "decided_by", "decided_at", "args"])
+        notify.request_answered(req)
     return redirect("gm_dashboard", slug=game.slug)
 
 

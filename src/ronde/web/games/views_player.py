@@ -35,7 +35,7 @@ from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, player_brief, view
 
-from . import labels, rawrows, service, viewcache, vocabulary
+from . import delivery, labels, notify, rawrows, service, viewcache, vocabulary
 from .access import player_page
 from .models import Action, Game, Membership, Request
 from .vocabulary import Spec
@@ -139,6 +139,8 @@ _ONCE_A_DAY: dict[str, Any] = {
     "order": lambda me, day: bool(me.get("ordered_today")),
     "declare_not": lambda me, day: bool(me.get("declared_today")),
     "reveal_secret": lambda me, day: any(s.get("day") == day for s in me.get("secrets") or ()),
+    # the Hero accuses his monster once he has one (R7.17)
+    "accuse_monster": lambda me, day: not me.get("monster_character"),
     # the Hero hunts a monster: a new one only when the rules ask him for it (R7.17)
     "designate_monster": lambda me, day: "new_target_due" in me and me["new_target_due"] is None,
 }
@@ -321,6 +323,9 @@ def _characters_for(seen: Seen, action: str) -> list[tuple[str, str]] | None:
     Diva never her own."""
     if action == "ask":
         return offered_characters(seen)
+    if action == "designate_monster":  # never his own Character (R7.17)
+        own = seen.v["me"].get("character")
+        return [(c, n) for c, n in offered_characters(seen) if c != own]
     if action in ("chorus_vote", "designate", "last_breath"):
         own = seen.v["me"].get("character") if action == "designate" else None
         return [(c, n) for c, n in offered_characters(seen) if c not in ("extra", own)]
@@ -474,7 +479,8 @@ def field_choices(
         elif arg.kind == "character":
             choices = list(characters) if characters is not None else vocabulary.character_choices()
         elif arg.kind == "character_or_extra":
-            choices = vocabulary.character_choices(extra=True)
+            every = vocabulary.character_choices(extra=True)
+            choices = list(characters) if characters is not None else every
         elif arg.kind == "gm":
             choices = [(g, g) for g in gms]
         elif arg.kind == "choice":
@@ -719,6 +725,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     this request alone.
     """
     since = _visit(member)
+    delivery.saw(game, member, request.user)  # what his page shows him is delivered
     asked = request.GET.get("jour", "")
     asked = asked if asked.isdigit() and len(asked) <= 2 else ""
     stored = _stored_requests(member)
@@ -858,13 +865,14 @@ def _send(game: Game, member: Membership, action: str, args: dict[str, Any]) -> 
             return _("Vous avez déjà %(n)s demandes en attente : attendez la réponse des MJ.") % {
                 "n": len(pending)
             }
-        Request.objects.create(
+        req = Request.objects.create(
             game=game,
             membership=member,
             action=action,
             args=args,
             created_at=service.game_now(game),
         )
+        notify.request_received(req)  # (the game masters who asked to be told)
     return ""
 
 

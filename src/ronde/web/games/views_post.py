@@ -24,10 +24,16 @@ from .models import Game, GameMaster, Posting
 from .views_gm import _diff_rows, _int
 
 _ANCHOR = re.compile(r"^[a-z0-9-]{1,48}$")
+#: ``?jour=tous``: every day's list at once
+ALL = -1
+
+
+def _jour(day: int) -> str:
+    return "tous" if day == ALL else str(day)
 
 
 def _back(game: Game, day: int, anchor: str) -> HttpResponse:
-    url = reverse("gm_to_post", args=[game.slug]) + f"?jour={day}"
+    url = reverse("gm_to_post", args=[game.slug]) + f"?jour={_jour(day)}"
     if _ANCHOR.match(anchor):
         url += f"#{anchor}"
     return redirect(url)
@@ -35,20 +41,25 @@ def _back(game: Game, day: int, anchor: str) -> HttpResponse:
 
 @gm_page
 def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """GET: the day's list (today by default). POST ``op=mark`` (``key``, one or more):
-    marked posted; ``op=verdict`` (``trial``, ``at``): the verdict's post, recorded as
-    its announcement; ``op=unmark`` (``key``): back in the list."""
+    """GET: the day's list (today by default; ``?jour=tous``: every day, each day's
+    messages of a destination apart). POST ``op=mark`` (``key``, one or more): marked
+    posted; ``op=verdict`` (``trial``, ``at``): the verdict's post, recorded as its
+    announcement; ``op=unmark`` (``key``): back in the list."""
     if not game.started:
         return redirect("gm_setup", slug=game.slug)
     now_day = posting.today(game)
-    asked = _int(request.GET.get("jour") or request.POST.get("jour"))
+    jour = str(request.GET.get("jour") or request.POST.get("jour") or "")
+    asked = _int(jour)
     day = now_day if asked is None or not 0 <= asked <= now_day else asked
+    if jour == "tous":
+        day = ALL
     if request.method == "POST":
         return _post(request, game, gm, day)
+    listed = posting.listing(game, request.user)
     every = posting.to_post(game, user=request.user)
     counts = posting.day_counts(every)
-    items = [m for m in every if m.day == day or (m.trial is not None and day == now_day)]
-    groups = posting.groups(items)
+    items = [m for m in every if day in (ALL, m.day) or (m.trial is not None and day == now_day)]
+    groups = posting.groups(items, by_day=day == ALL)
     _who(game, items)
     days = sorted({m.day for m in every} | {now_day}, reverse=True)
     public = [g for g in groups if g.public]
@@ -57,7 +68,7 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
         later = [h for h in groups[i + 1 :] if not h.done]
         g.next = later[0].id if later else ""  # type: ignore[attr-defined]
     pending_private = [m for g in private for m in g.pending]
-    keys = {m.key for m in every}
+    keys = listed.keys
     # posted, then changed or undone by a correction: the forum may need a correction too
     gone = [p for p in Posting.objects.filter(game=game).order_by("posted_at") if p.key not in keys]
     return render(
@@ -67,6 +78,9 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "game": game,
             "gm": gm,
             "day": day,
+            "jour": _jour(day),
+            "all_days": day == ALL,
+            "n_all": sum(counts.values()),
             "today": now_day,
             "days": [{"day": d, "left": counts.get(d, 0), "today": d == now_day} for d in days],
             "public": public,
@@ -77,6 +91,8 @@ def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "n_private": sum(1 for g in private if not g.done),
             "now_label": vocabulary.game_time_label(game.start, service.game_now(game)),
             "gone": gone,
+            "waiting": listed.waiting,
+            "n_seen": sum(1 for d in listed.waiting if d.seen),
         },
     )
 

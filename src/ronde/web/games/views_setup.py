@@ -22,7 +22,7 @@ from ronde.engine.names import RONDE_IDS, french_name, resolve_character
 from ronde.engine.options import validate_options
 from ronde.setup import draw, new_seed
 
-from . import accounts, house_rules, service
+from . import accounts, delivery, house_rules, service
 from .access import gm_page, parse_roster
 from .models import Game, GameMaster
 
@@ -139,6 +139,7 @@ def setup(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             "gms": gms,
             "error": error,
             "rules": _house_rules(game),
+            "deliveries": Game.DELIVERIES,
             "cast_text": _cast_text(game),
             "ronde_text": "\n".join(french_name(c) for c in game.ronde),
             "cast_rows": [
@@ -162,6 +163,9 @@ def _setup_op(request: HttpRequest, game: Game) -> HttpResponse | None:
         options = house_rules.read(request.POST)
         validate_options(options)
         game.options = options
+        setting = delivery.read_setting(request.POST)  # (not a house rule: the game's own)
+        if setting is not None:
+            game.delivery, game.delivery_delay = setting
         game.save()
         messages.success(request, _("Partie mise à jour."))
     elif op == "roster":

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0009_invitation_created_by_service_clock"),
+        ("games", "0010_delivery_and_notifications"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

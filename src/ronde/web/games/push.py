@@ -1,0 +1,138 @@
+"""Web Push: the server's VAPID keys and sending one encrypted message (pywebpush).
+
+The keys are made on first use in the data folder (``vapid_private.pem``, mode 0600,
+never readable by others, whatever the umask); the public key is what a browser
+subscribes with (``applicationServerKey``). A payload is encrypted to the browser's
+own keys (RFC 8291, ``aes128gcm``): the push service carries it without reading it.
+
+A subscription's endpoint is an address the server will post to: only the browsers'
+push services are accepted (https, their hosts), and the hosts the host names in
+``RONDE_PUSH_HOSTS`` (a loopback one may use http: tests).
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+#: the browsers' push services (Chrome and Chromium's FCM, Firefox, Edge, Safari)
+PUSH_SERVICES = (
+    "fcm.googleapis.com",
+    "android.googleapis.com",
+    ".push.services.mozilla.com",
+    ".notify.windows.com",
+    ".push.apple.com",
+)
+
+_lock = threading.Lock()
+
+
+class Gone(Exception):
+    """The push service says the subscription no longer exists (404, 410)."""
+
+
+def key_path() -> Path:
+    return Path(settings.DATA_DIR) / "vapid_private.pem"
+
+
+def _vapid() -> Any:
+    from py_vapid import Vapid
+
+    path = key_path()
+    with _lock:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            v = Vapid()
+            v.generate_keys()
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:  # another process made it first: use its keys
+                pass
+            else:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(v.private_pem())
+        os.chmod(path, 0o600)  # whatever the umask, or an older copy
+        return Vapid.from_file(str(path))
+
+
+def public_key() -> str:
+    """The server's public key, base64url (what ``pushManager.subscribe`` takes)."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    raw = _vapid().public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "PUSH_ENABLED", True))
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def endpoint_refusal(endpoint: str) -> str | None:
+    """Why the server will not post to ``endpoint`` (``None``: it will)."""
+    if len(endpoint) > 1000:
+        return "adresse trop longue"
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").lower()
+    if not host or parts.username or parts.password:
+        return "adresse invalide"
+    extra = [h.lower() for h in getattr(settings, "PUSH_HOSTS", [])]
+    if host in extra and (parts.scheme == "https" or (parts.scheme == "http" and _loopback(host))):
+        return None
+    if parts.scheme != "https":
+        return "adresse non chiffrée"
+    if any(host == s or (s.startswith(".") and host.endswith(s)) for s in PUSH_SERVICES):
+        return None
+    return "service de notification inconnu"
+
+
+def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, str]) -> None:
+    """Encrypt ``payload`` (JSON) to the subscription and post it to its push service.
+
+    Raises:
+        Gone: the subscription no longer exists.
+        Exception: any other failure (the outbox retries).
+    """
+    from pywebpush import WebPushException, webpush
+
+    why = endpoint_refusal(endpoint)
+    if why is not None:
+        raise Gone(why)
+    subject = settings.VAPID_SUBJECT or _subject()
+    try:
+        webpush(
+            subscription_info={"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
+            data=json.dumps(payload, ensure_ascii=False),
+            vapid_private_key=_vapid(),
+            vapid_claims={"sub": subject},
+            timeout=15,
+            ttl=24 * 3600,
+        )
+    except WebPushException as exc:
+        if exc.status_code in (404, 410):
+            raise Gone(f"HTTP {exc.status_code}") from None
+        raise RuntimeError(f"service de notification : HTTP {exc.status_code}") from None
+
+
+def _subject() -> str:
+    sender = str(settings.DEFAULT_FROM_EMAIL)
+    address = sender.split("<")[-1].rstrip(">").strip()
+    if "@" in address:
+        return f"mailto:{address}"
+    return settings.SITE_URL or "mailto:ronde@localhost"
