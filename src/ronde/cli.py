@@ -24,29 +24,78 @@ from typing import Annotated, Any
 import typer
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from . import store
+from . import cli_french, store
 from .catalog import default_catalog
 from .engine.clock import parse_time
 from .engine.errors import RuleViolation
 from .engine.game import Game
 from .engine.names import french_name
 from .engine.views import view
+from .extras import missing
 from .scenario import check_paths
 from .setup import draw, new_seed
+from .text import clean, clean_value
+from .text import printable as _t
+
+# Click's and Typer's own words (help, usage, errors) in French
+cli_french.install()
 
 app = typer.Typer(
     help="Ronde : le moteur de règles et les outils de La Ronde des Pantins.",
     no_args_is_help=True,
     add_completion=False,
+    # a traceback never shows local variables (a database password, a session): an
+    # unexpected error prints one French line (main() below)
+    pretty_exceptions_enable=False,
+    pretty_exceptions_show_locals=False,
+    options_metavar="[OPTIONS]",
+    subcommand_metavar="COMMANDE [ARGUMENTS]...",
+    context_settings={"help_option_names": ["--help", "-h"]},
 )
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # (a message is one line, however long)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"ronde {installed_version()}")
+        raise typer.Exit()
+
+
+def installed_version() -> str:
+    """The installed distribution's version (the wheel's), else the source's."""
+    # (lazy: only --version reads the installed metadata)
+    from importlib.metadata import PackageNotFoundError, version
+
+    from . import __version__
+
+    try:
+        return version("ronde")
+    except PackageNotFoundError:  # a source folder on sys.path, not installed
+        return __version__
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_version,
+            is_eager=True,
+            help="Affiche la version de Ronde et quitte.",
+        ),
+    ] = False,
+) -> None:
+    """Ronde : le moteur de règles et les outils de La Ronde des Pantins."""
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]Erreur :[/red] {message}", highlight=False)
+    err.print(f"[red]Erreur :[/red] {_t(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -76,18 +125,16 @@ def open_store() -> None:
         django.setup()
     # (lazy: Django is set up only by the commands that use the store)
     from django.conf import settings
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
 
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("sqlite3"):
         Path(str(db["NAME"])).parent.mkdir(parents=True, exist_ok=True)
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        # (lazy: Django is set up only by the commands that use the store)
-        from django.core.management import call_command
+    # (lazy: the store (Django) is loaded only by the commands that use it)
+    from .web.migrating import migrate_if_needed
 
-        call_command("migrate", verbosity=0)
+    # a fresh database is made at first use; migrations run under a lock (two commands
+    # at once never apply one twice)
+    migrate_if_needed()
 
 
 def _game(slug: str) -> Any:
@@ -102,6 +149,16 @@ def _game(slug: str) -> Any:
         raise _fail(f"partie inconnue : « {slug} » (ronde games : la liste)") from None
 
 
+def require_started(stored: Any) -> None:
+    """Exit 2 with a French line when ``stored`` is a draft of the console (no cast drawn
+    yet: nothing to show)."""
+    if not stored.started:
+        raise _fail(
+            f"la partie « {stored.slug} » est en préparation (pas encore lancée) : rien à "
+            "montrer avant son lancement, depuis la console (page Préparation)."
+        )
+
+
 def _when(text: str, start: date) -> datetime:
     try:
         return parse_time(text, start)
@@ -110,7 +167,7 @@ def _when(text: str, start: date) -> datetime:
 
 
 def _refused(code: str, message: str) -> typer.Exit:
-    err.print(f"[red]Refusé[/red] [bold]{code}[/bold] : {message}", highlight=False)
+    err.print(f"[red]Refusé[/red] [bold]{_t(code)}[/bold] : {_t(message)}", highlight=False)
     return typer.Exit(1)
 
 
@@ -119,7 +176,7 @@ def _read_roster(path: Path) -> list[str]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise _fail(f"{path}: liste des joueurs illisible : {exc}") from None
-    names = [ln.strip().lstrip("-*• ").strip() for ln in lines]
+    names = [clean(ln).strip().lstrip("-*• ").strip() for ln in lines]
     return [n for n in names if n and not n.startswith("#")]
 
 
@@ -216,12 +273,12 @@ def _yaml_file(path: Path) -> dict[str, Any]:
         raise _fail(f"{path}: {exc}") from None
     if not isinstance(data, dict):
         raise _fail(f"{path}: un dictionnaire YAML est attendu")
-    return data
+    return clean_value(data)  # type: ignore[no-any-return]
 
 
 def _parse_args(pairs: list[str]) -> dict[str, Any]:
     args: dict[str, Any] = {}
-    for pair in pairs:
+    for pair in map(clean, pairs):
         if "=" not in pair:
             raise _fail(f"argument « {pair} » : la forme est clé=valeur", 2)
         key, value = pair.split("=", 1)
@@ -239,16 +296,18 @@ def _print_diff(stored: Any, diff: Any) -> None:
     from .web.games.describe import describe
 
     def line(sign: str, e: Any) -> None:
-        console.print(f"  {sign} {format_time(stored.start, e.at)} {describe(e)}", highlight=False)
+        console.print(
+            f"  {sign} {format_time(stored.start, e.at)} {_t(describe(e))}", highlight=False
+        )
 
     for e in diff.removed:
         line("-", e)
     for e in diff.added:
         line("+", e)
     for a, message in diff.newly_refused:
-        console.print(f"  ! action n°{a.pk} ({a.action} de {a.by}) refusée : {message}")
+        console.print(f"  ! action n°{a.pk} ({_t(a.action)} de {_t(a.by)}) refusée : {_t(message)}")
     for a in diff.newly_applied:
-        console.print(f"  ! action n°{a.pk} ({a.action} de {a.by}) acceptée désormais")
+        console.print(f"  ! action n°{a.pk} ({_t(a.action)} de {_t(a.by)}) acceptée désormais")
     if not (diff.removed or diff.added or diff.newly_refused or diff.newly_applied):
         console.print("  (aucune différence)")
 
@@ -258,7 +317,7 @@ def _print_announcements(events: Sequence[Any]) -> None:
     for e in events:
         text = getattr(e, "text", None)
         if text and getattr(e, "public", False):
-            console.print(f"[bold]Annonce[/bold] : {text}", highlight=False)
+            console.print(f"[bold]Annonce[/bold] : {_t(text)}", highlight=False)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -312,7 +371,7 @@ def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
     from .engine.clock import format_time
     from .web.games.models import Action
 
-    table = Table(title=f"Actions de {slug}")
+    table = Table(title=f"Actions de {_t(slug)}")
     for col in ("n°", "Heure", "Par", "Action", "Arguments", "État", "Enregistrée par"):
         table.add_column(col)
     rows = Action.objects.filter(game=stored).select_related("recorded_by").order_by("at", "pk")
@@ -330,7 +389,15 @@ def log(slug: Annotated[str, typer.Argument(help="La partie.")]) -> None:
             who = gm_of_user.get(a.recorded_by.pk) or a.recorded_by.get_username()
         else:  # a game master's own action from the command line names him
             who = gm_names.get(a.by.casefold(), "ligne de commande")
-        table.add_row(str(a.pk), format_time(stored.start, a.at), a.by, a.action, args, state, who)
+        table.add_row(
+            str(a.pk),
+            format_time(stored.start, a.at),
+            _t(a.by),
+            _t(a.action),
+            _t(args),
+            _t(state),
+            _t(who),
+        )
     console.print(table)
 
 
@@ -357,7 +424,7 @@ def strike(
         raise _refused("invalid_argument", "Donnez la raison de la correction.")
     service.current(stored)
     pv = service.preview_strike(stored, target)
-    console.print(f"Rayer l'action n°{target.pk} ({target.action} de {target.by}) change :")
+    console.print(f"Rayer l'action n°{target.pk} ({_t(target.action)} de {_t(target.by)}) change :")
     assert pv.preview is not None
     _print_diff(stored, pv.preview)
     if not yes:
@@ -395,6 +462,7 @@ def _state_of(name: str, at: str | None) -> tuple[Any, Any]:
             game.advance(t)
         return game, None
     stored = _game(name)
+    require_started(stored)
     # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import service
 
@@ -439,7 +507,7 @@ def show(
         kind = clocks.describe(stored)
         now = format_time(stored.start, clocks.game_now(stored))
         preview = " — aperçu, rien n'est enregistré" if at is not None else ""
-        console.print(f"Partie {stored.slug} ({kind}, maintenant : {now}){preview}")
+        console.print(f"Partie {_t(stored.slug)} ({_t(kind)}, maintenant : {now}){preview}")
     render_view(console, v)
 
 
@@ -464,7 +532,9 @@ def scores(
         detail = (
             "\n".join(f"{line.points:+d} {line.reason} [{line.rule}]" for line in p.lines) or "—"
         )
-        table.add_row(str(rank), p.pseudo, french_name(p.original), str(p.points), detail)
+        table.add_row(
+            str(rank), _t(p.pseudo), _t(french_name(p.original)), str(p.points), _t(detail)
+        )
     console.print(table)
 
 
@@ -482,7 +552,14 @@ def games() -> None:
         table.add_column(col)
     for g in StoredGame.objects.order_by("slug"):
         now = format_time(g.start, clocks.game_now(g)) if g.started else "pas commencée"
-        table.add_row(g.slug, g.name, g.start.isoformat(), clocks.describe(g), now, str(g.last_seq))
+        table.add_row(
+            _t(g.slug),
+            _t(g.name),
+            g.start.isoformat(),
+            _t(clocks.describe(g)),
+            _t(now),
+            str(g.last_seq),
+        )
     console.print(table)
 
 
@@ -513,6 +590,7 @@ def export_command(
 ) -> None:
     """Exporte une partie (JSON Lines : actions et événements) pour ronde import."""
     stored = _game(slug)
+    require_started(stored)
     # (lazy: the store (Django) is loaded only by the commands that use it)
     from .web.games import transfer
 
@@ -665,7 +743,21 @@ def simulate(
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .sim import run_cli
 
-    run_cli(console, players=players, games=games, seed=seed, plot=plot, log=log)
+    if games < 1:
+        raise _fail("--games : au moins 1 partie")
+    for path, option in ((plot, "--plot"), (log, "--log")):
+        if path is not None and not path.expanduser().resolve().parent.is_dir():
+            raise _fail(f"{option} : le dossier de {path} n'existe pas")
+    if plot is not None:
+        try:
+            # (lazy: matplotlib is an optional extra, for --plot only)
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise _fail(missing("plot")) from None
+    try:
+        run_cli(console, players=players, games=games, seed=seed, plot=plot, log=log)
+    except ValueError as exc:  # the cast's French refusals (too few or too many players)
+        raise _fail(str(exc)) from None
 
 
 # The forum bridge (ronde.forum): `ronde announce` and `ronde forum parse`.
@@ -689,8 +781,22 @@ app.add_typer(web_cli.organiser_app, name="organiser")
 
 
 def main() -> None:
-    """Entry point of the ``ronde`` script."""
-    app()
+    """Entry point of the ``ronde`` script (and of ``python -m ronde``): Click's and Typer's
+    words in French, and an error the commands did not foresee said in one French line
+    (exit 2 for the configuration or the database, 3 otherwise), never a traceback."""
+    # (lazy: only the last resort needs it)
+    from .failures import explain
+
+    # control characters never enter Ronde from its arguments (ronde.text)
+    sys.argv[1:] = [clean(arg) for arg in sys.argv[1:]]
+    try:
+        app()
+    except Exception as exc:  # the last resort: one line, no local variable shown
+        message, code = explain(exc)
+        err.print(f"[red]Erreur :[/red] {escape(message)}", highlight=False, soft_wrap=True)
+        if os.environ.get("RONDE_TRACEBACK"):
+            raise
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .engine.names import french_name
+from .text import printable as _t
 
 STATUS_FR = {
     "concluded": "conclu, verdict à annoncer",
@@ -48,12 +49,12 @@ def _trials(console: Console, trials: list[dict[str, Any]], *, full: bool) -> No
                 complaints += f" + {extra} anonyme(s)"
         table.add_row(
             str(t["number"]),
-            ", ".join(t["accused"]),
-            t["supposed_fr"],
-            t["opener"] or "anonyme",
-            t["opened"],
-            STATUS_FR.get(t["status"], t["status"]),
-            complaints or "—",
+            _t(", ".join(t["accused"])),
+            _t(t["supposed_fr"]),
+            _t(t["opener"] or "anonyme"),
+            _t(t["opened"]),
+            _t(STATUS_FR.get(t["status"], t["status"])),
+            _t(complaints or "—"),
         )
     console.print(table)
 
@@ -61,7 +62,7 @@ def _trials(console: Console, trials: list[dict[str, Any]], *, full: bool) -> No
 def render_view(console: Console, v: dict[str, Any]) -> None:
     """Print a view (game master, player or public) as tables."""
     kind = v["kind"]
-    console.print(f"[bold]{v['time']}[/bold] (J{v['day']})")
+    console.print(f"[bold]{_t(v['time'])}[/bold] (J{v['day']})")
     if kind == "game_master":
         console.print("Ronde : " + " → ".join(french_name(c) for c in v["ronde"]))
         console.print(f"Fenêtre k = {v['window']}{' (boost)' if v['boost'] else ''}")
@@ -75,10 +76,10 @@ def render_view(console: Console, v: dict[str, Any]) -> None:
             if p["new_extra"]:
                 state += " (nouveau Figurant)"
             table.add_row(
-                p["pseudo"],
-                french_name(p["character"] or p["original"]),
+                _t(p["pseudo"]),
+                _t(french_name(p["character"] or p["original"])),
                 state,
-                ", ".join(french_name(c) for c in p["targets"]),
+                _t(", ".join(french_name(c) for c in p["targets"])),
                 str(p["points"]),
             )
         console.print(table)
@@ -86,18 +87,18 @@ def render_view(console: Console, v: dict[str, Any]) -> None:
         if v["todo"]:
             console.print("[bold]À faire aujourd'hui[/bold]")
             for item in v["todo"]:
-                console.print(f"  • {item}", highlight=False)
+                console.print(f"  • {_t(item)}", highlight=False)
         return
     if kind == "player":
         me = v["me"]
         who = me.get("character_fr") or (
             "démasqué" if not me["masked"] else "(rôle pas encore révélé)"
         )
-        console.print(f"[bold]{me['pseudo']}[/bold] : {who}")
+        console.print(f"[bold]{_t(me['pseudo'])}[/bold] : {_t(who)}")
         if me.get("constraint"):
-            console.print(f"Contrainte : {me['constraint']}")
+            console.print(f"Contrainte : {_t(me['constraint'])}")
         console.print(
-            "Personnages à démasquer (sans ordre) : " + (", ".join(v["targets_fr"]) or "aucun")
+            "Personnages à démasquer (sans ordre) : " + _t(", ".join(v["targets_fr"]) or "aucun")
         )
         console.print(
             "Action de Procès possible aujourd'hui : " + ("oui" if v["quota"]["can_act"] else "non")
@@ -105,14 +106,14 @@ def render_view(console: Console, v: dict[str, Any]) -> None:
         if v["known"]:
             console.print(
                 "Identités connues : "
-                + ", ".join(f"{k} = {french_name(c)}" for k, c in v["known"].items())
+                + _t(", ".join(f"{k} = {french_name(c)}" for k, c in v["known"].items()))
             )
         _trials(console, v["trials"], full=False)
         private = [m for m in v["messages"] if not m["public"]]
         if private:
             console.print("[bold]Messages reçus[/bold]")
             for m in private:
-                console.print(f"  {m['time']} — {m['text']}", highlight=False)
+                console.print(f"  {_t(m['time'])} — {_t(m['text'])}", highlight=False)
         if "points" in v:
             console.print(f"Points : {v['points']}")
         return
@@ -120,7 +121,7 @@ def render_view(console: Console, v: dict[str, Any]) -> None:
     if v["known"]:
         console.print(
             "Démasqués et identités publiques : "
-            + ", ".join(f"{k} = {french_name(c)}" for k, c in v["known"].items())
+            + _t(", ".join(f"{k} = {french_name(c)}" for k, c in v["known"].items()))
         )
     for a in v["announcements"][-20:]:
-        console.print(f"  {a['time']} — {a['text']}", highlight=False)
+        console.print(f"  {_t(a['time'])} — {_t(a['text'])}", highlight=False)

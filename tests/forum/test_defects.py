@@ -253,9 +253,10 @@ def _rehearsal(label: str, n: int) -> ThreadSpec:
 @pytest.mark.parametrize("form", [0, 1])
 def test_rehearsal_rp_label_does_not_count(form: int) -> None:
     twenty = parse(forms(_rehearsal("Tartine la conteuse", 20))[form])
-    assert [(p.action, p.sure, p.notes) for p in twenty.proposals] == [
-        ("rehearse", True, ["20 lignes"])
+    assert [(p.action, p.sure, p.notes[0]) for p in twenty.proposals] == [
+        ("rehearse", True, "20 lignes")
     ]
+    assert "étiquette « Tartine la conteuse »" in twenty.proposals[0].notes[1]
     two = parse(forms(_rehearsal("Tartine la conteuse", 2))[form])
     assert two.proposals == []
     assert "2 ligne(s)" in two.ignored[0].reason

@@ -174,8 +174,9 @@ def test_game_masters_posts_propose_nothing(form: str) -> None:
 
 @pytest.mark.parametrize("form", FORMS)
 def test_edited_and_unicode_posts(form: str) -> None:
-    """An edited post counts at its creation time; town aliases with an emoji, accents
-    or an underscore match exactly."""
+    """An edited post counts at its creation time (a reply is editable for 10 minutes);
+    town aliases with an emoji, accents or an underscore match exactly; "Aujourd'hui"
+    is the copy's date (within the trial's 24 hours)."""
     from ronde.catalog import default_catalog
     from ronde.engine.game import Game
 
@@ -187,17 +188,17 @@ def test_edited_and_unicode_posts(form: str) -> None:
         start=START, cast=cast, ronde=RONDE, catalog=default_catalog(), seed=7, game_masters=GMS
     )
     spec = thread(
-        T("🌸Fleur🌸", "7 nov. 2025, 09:52", f"Moi, 🌸Fleur🌸, {F}", edited="9 nov. 2025, 18:37"),
+        T("🌸Fleur🌸", "7 nov. 2025, 09:52", f"Moi, 🌸Fleur🌸, {F}", edited="7 nov. 2025, 09:58"),
         T("Zoé la Zébrée", "Hier à 09:53", f"Moi, Zoé la Zébrée, {F}"),
         T("Ça_va", "7 nov. 2025 à 09:54", f"Moi, Ça_va, {F}"),
-        T("Elodie", "Aujourd'hui à 09:55", f"Moi, Elodie, {F}"),
+        T("Elodie", "Aujourd'hui à 09:35", f"Moi, Elodie, {F}"),
     )
     r = parse(FORMS[form](spec, 1, 1), game=game)
     assert steps(r)[1:] == [
         ("complain", "🌸Fleur🌸", "07 09:52", True),
         ("complain", "Zoé la Zébrée", "07 09:53", True),
         ("complain", "Ça_va", "07 09:54", True),
-        ("complain", "Elodie", "08 09:55", True),
+        ("complain", "Elodie", "08 09:35", True),
     ]
 
 

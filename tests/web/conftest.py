@@ -151,3 +151,19 @@ def browser() -> Iterator[Any]:
 def chromium(browser: Any) -> Any:
     """:func:`browser` under the name some tests use."""
     return browser
+
+
+@pytest.fixture
+def eternaltwin(settings: Any) -> Iterator[Any]:
+    """A local Eternaltwin over HTTP (``tests/web/etwin_provider.py``), configured as
+    Ronde's (its callback registered as ``http://testserver/oauth/callback/``: set
+    ``callback`` for a live server). Answers wait at most 2 s in the tests."""
+    from .etwin_provider import LocalEternaltwin
+
+    provider = LocalEternaltwin().start()
+    settings.ETERNALTWIN_URL = provider.url
+    settings.ETERNALTWIN_CLIENT_ID = provider.key
+    settings.ETERNALTWIN_CLIENT_SECRET = provider.secret
+    settings.ETERNALTWIN_TIMEOUT = 2
+    yield provider
+    provider.stop()

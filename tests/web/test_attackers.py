@@ -36,6 +36,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from ronde.web.games import service
 from ronde.web.games.models import (
     Action,
+    EternaltwinLink,
     Event,
     Game,
     GameMaster,
@@ -48,6 +49,7 @@ from ronde.web.games.models import (
     PushSubscription,
     Receipt,
     Request,
+    SeatClaim,
     Strike,
 )
 
@@ -203,6 +205,14 @@ ROUTES: dict[str, Route] = {
             "password1": "Un-mot-de-passe-42",
             "password2": "Un-mot-de-passe-42",
         },
+    ),
+    # Sign in with Eternaltwin (not configured here: the button's POST and the callback
+    # answer 404; tests/web/test_eternaltwin.py runs them against a local Eternaltwin)
+    "etwin_start": Route("open", lambda s: {}, get=False, post=lambda s: {"purpose": "login"}),
+    "etwin_callback": Route("open", lambda s: {}),
+    "account": Route("login", lambda s: {}, post=lambda s: {"op": "unlink"}, legit="Ana"),
+    "gm_etwin": Route(
+        "gm", _slug, get=False, post=lambda s: {"op": "settings", "etwin_auto": "on"}, legit="Mj"
     ),
     "public": Route("open", _slug),
     "player": Route("self", _slug, legit="Ana"),
@@ -382,6 +392,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         Strike,
         Event,
         Generation,
+        EternaltwinLink,
+        SeatClaim,
         NotifyChoice,
         NotifyAddress,
         PushSubscription,

@@ -560,3 +560,103 @@ def test_a_forged_post_in_a_pasted_copy_is_never_ticked(
     assert not Action.objects.filter(game=world.game).exists()
     ticked = [k for k in rows(read(client, world, text)) if k.endswith("-ok")]
     assert len(ticked) == 4  # the opening, Hal's and Gus's complaints, Bob's post
+
+
+def _verdict_trial() -> ThreadSpec:
+    """Bob's trial, four complaints, the MJs' verdict post at 14:00, then Max's
+    complaint 40 minutes after it."""
+    return ThreadSpec(
+        name="v",
+        title="Procès : Bob est Woody !",
+        posts=[
+            P("Ana", "2 déc. 2026, 10:00", "town", [("text", "J'accuse Bob d'être Woody !", "")]),
+            complaint("Ida", "2 déc. 2026, 10:10"),
+            complaint("Jo", "2 déc. 2026, 10:20"),
+            complaint("Kim", "2 déc. 2026, 10:30"),
+            complaint("Lou", "2 déc. 2026, 10:40"),
+            P(
+                "Mj",
+                "2 déc. 2026, 14:00",
+                "town",
+                [("text", "⚖ Procès n°1 : JUSTE\nBob incarnait bien le Personnage Woody.", "")],
+            ),
+            complaint("Max", "2 déc. 2026, 14:40"),
+        ],
+    )
+
+
+def test_the_verdict_post_is_recorded_as_the_announcement(
+    client: Any, world: World, clock: Any
+) -> None:
+    """R4.8: the MJs' verdict post is the announcement, at its time; Max's complaint
+    40 minutes after it is proposed refused (trial_closed), unticked, and never
+    concludes anything: ticked, it is recorded as a post of the trial."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    text = page_text(_verdict_trial(), 1, 1)
+    res = read(client, world, text)
+    html = unescape(res.content.decode())
+    assert "Annonce du verdict (message des MJ)" in html
+    assert "Plainte refusée : Ce Procès est terminé." in html
+    data = rows(res)
+    announce = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Mj")
+    late = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Max")
+    assert data.get(announce + "-ok") and not data.get(late + "-ok")
+    assert client.post(url(world, "forum"), data).status_code == 302
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert [c["author"] for c in trial["complaints"]] == ["Ida", "Jo", "Kim", "Lou"]
+    assert trial["status"] == "just" and trial["announced"]
+    (a,) = Action.objects.filter(game=world.game, action="announce")
+    assert (a.by, a.at) == ("Mj", at("J2 14:00"))
+    res = read(client, world, text)
+    data = rows(res)
+    assert not [k for k in data if k.endswith("-ok")]
+    assert "verdict déjà annoncé" in unescape(res.content.decode())
+    late = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Max")
+    client.post(url(world, "forum"), {**data, late + "-ok": "1"})
+    assert Action.objects.filter(game=world.game, action="post", by="Max").count() == 1
+    assert not Action.objects.filter(game=world.game, action="complain", by="Max").exists()
+
+
+def test_a_verdict_the_game_did_not_compute_is_never_recorded(
+    client: Any, world: World, clock: Any
+) -> None:
+    """The MJs' post says INJUSTE, the game computed JUSTE: confirmed anyway, the
+    announcement is refused with both verdicts named, nothing recorded."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    spec = _verdict_trial()
+    spec.posts[5] = P("Mj", "2 déc. 2026, 14:00", "town", [("text", "⚖ Procès n°1 : INJUSTE", "")])
+    res = read(client, world, page_text(spec, 1, 1))
+    data = rows(res)
+    announce = next(k[:-3] for k, v in data.items() if k.endswith("-by") and v == "Mj")
+    client.post(url(world, "forum"), {**data, announce + "-ok": "1"})
+    assert not Action.objects.filter(game=world.game, action="announce").exists()
+    trial = service.view_for(world.game, "game_master")["trials"][0]
+    assert trial["status"] == "just" and not trial["announced"]
+    msgs = [str(m) for m in client.get(url(world, "forum")).context["messages"]]
+    assert any("annonce INJUSTE, la partie a calculé JUSTE" in m for m in msgs)
+
+
+def test_a_step_without_a_time_says_to_give_the_copys_date(
+    client: Any, world: World, clock: Any
+) -> None:
+    """A saved page's « Aujourd'hui à … » without the copy's date: not ticked, and the
+    page says why and which option gives the date."""
+    gm_client(client, world)
+    clock("J2 18:00")
+    spec = ThreadSpec(
+        name="t",
+        title="Procès : Bob est Woody !",
+        posts=[
+            P("Ana", "Aujourd'hui à 10:00", "town", [("text", "J'accuse Bob d'être Woody !", "")]),
+            complaint("Ida", "Aujourd'hui à 10:10"),
+        ],
+    )
+    res = read(client, world, page_html(spec, 1, 1))
+    html = unescape(res.content.decode())
+    assert not [k for k in rows(res) if k.endswith("-ok")]
+    assert "heure inconnue (« Aujourd'hui à 10:10 » sans la date de la copie)" in html
+    assert "« Date de la copie »" in html and "--today" not in html
+    res = read(client, world, page_html(spec, 1, 1), today="2026-12-02")
+    assert len([k for k in rows(res) if k.endswith("-ok")]) == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 from django.test import Client
@@ -250,7 +251,13 @@ def test_the_players_day_tabs_show_the_day_read_and_the_guess_is_explained(
     tabs = re.findall(r'<nav class="tabs"[^>]*>(.*?)</nav>', page, flags=re.S)
     assert tabs and any('href="?jour=2#' in t and 'aria-current="page"' in t for t in tabs)
     # the style that shows it is the players' too, not only the console's
-    style = page[page.index("<style>") : page.index("</style>")]
+    # (the stylesheet the page links: no inline style under the Content-Security-Policy)
+    assert "ronde/ronde.css" in page
+    from django.contrib.staticfiles import finders
+
+    sheet = finders.find("ronde/ronde.css")
+    assert sheet is not None
+    style = Path(str(sheet)).read_text(encoding="utf-8")
     assert ".tabs a[aria-current]" in style
     guess = page[page.index('id="power-guess_ronde"') :]
     assert "Chaque case de la Ronde une fois" in guess[: guess.index("</details>")]

@@ -31,7 +31,7 @@ from datetime import date, datetime, timedelta
 from rapidfuzz.distance import Hamming
 
 from ..engine.clock import PARIS, day_of
-from .thread import Post, fold_pseudo, fold_text
+from .thread import Post, fold_pseudo, fold_text, is_label
 
 SIX_HOURS = timedelta(hours=6)
 
@@ -200,6 +200,134 @@ def prompter_sentence(
     )
 
 
+#: A69: a post of 3 to 20 written lines; under 3 lines but longer than this, the MJs judge
+REHEARSAL_LINES = (3, 20)
+LONG_PARAGRAPH = 240
+
+#: a line of out-of-play text (A69): « HRP : … », « (hrp) … », « [hrp] … [/hrp] », « Hors RP »
+_HRP = re.compile(
+    r"^\W*(?:hrp|h\.r\.p\.?|hors[ -]?rp|hors[ -]?jeu|ooc|edit|edition)\b"
+    r"|^\W*\[\s*/?\s*hrp\s*\]",
+    re.IGNORECASE,
+)
+_HRP_OPEN = re.compile(r"^\W*\[\s*hrp\s*\]", re.IGNORECASE)
+_HRP_CLOSE = re.compile(r"\[\s*/\s*hrp\s*\]", re.IGNORECASE)
+_SENTENCE_END = ".!?…,;:»\"')("
+
+
+@dataclass(frozen=True)
+class LineCount:
+    """A Rehearsals post's written lines (RULES.md A69): non-empty lines as written,
+    quotes, out-of-play text and the speaker's label line left out.
+
+    ``unsure`` lines may or may not count (a copy's first line that may be the label
+    of an ``[rp]`` block whose speaker is not the author's pseudo); ``chars`` is the
+    length of the lines counted; ``left_out`` says what was not counted (French)."""
+
+    lines: int
+    unsure: int
+    chars: int
+    left_out: tuple[str, ...] = ()
+    unsure_line: str = ""
+
+    def verdict(
+        self, low: int = REHEARSAL_LINES[0], high: int = REHEARSAL_LINES[1]
+    ) -> tuple[str, str]:
+        """``("yes" | "no" | "judge", why)``: a participation, not one, or the MJs judge
+        (the copy cannot tell the count, or a post under ``low`` lines is longer than
+        :data:`LONG_PARAGRAPH` characters: the forum wraps it over several lines)."""
+        counts = {self.lines - self.unsure, self.lines}
+        fits = {low <= n <= high for n in counts}
+        if fits == {True}:
+            return "yes", f"{self.lines} lignes"
+        if fits == {True, False}:
+            return "judge", (
+                f"{self.lines} lignes, ou {self.lines - self.unsure} si « {self.unsure_line} » "
+                "est l'étiquette d'un bloc RP (la copie ne la distingue pas) : aux MJ de juger"
+            )
+        if max(counts) < low and self.chars > LONG_PARAGRAPH:
+            return "judge", (
+                f"{max(counts)} ligne(s) écrite(s) mais {self.chars} caractères (plus de "
+                f"{LONG_PARAGRAPH}, le forum les affiche sur plusieurs lignes) : aux MJ de "
+                "juger (A69)"
+            )
+        return (
+            "no",
+            f"{self.lines} ligne(s) : une participation compte de {low} à {high} lignes (A69)",
+        )
+
+
+#: words a speaker's name does not end with, nor a sentence start with (« Un », « Il était »)
+_FUNCTION_WORDS = re.compile(
+    r"un|une|deux|trois|le|la|les|l|de|du|des|d|et|ou|il|elle|on|je|j|tu|nous|vous|ils"
+    r"|elles|mais|donc|car|ni|or|a|au|aux|en|dans|sur|sous|pour|par|avec|sans|que|qui"
+    r"|quoi|ce|c|cette|ces|mon|ma|mes|ton|ta|tes|son|sa|ses|oui|non|y"
+)
+
+
+def _may_be_label(first: str, second: str) -> bool:
+    """Whether a copy's first line may be the label of an ``[rp]`` block the reader did
+    not recognise (a speaker that is not the author's pseudo, « Le narrateur »): a short
+    capitalised name, no sentence punctuation, not a sentence's start (a pronoun, a
+    function word at its end, the next line going on in lower case)."""
+    words = re.findall(r"[\w'’-]+", fold_text(first))
+    if not words or len(first) > 30 or len(words) > 4 or first[-1] in _SENTENCE_END:
+        return False
+    if not first[:1].isupper() or second[:1].islower():
+        return False
+    pronouns = {"il", "elle", "on", "je", "j", "tu", "nous", "vous", "ils", "elles", "c", "ce"}
+    head = words[0].split("'")[0]
+    return head not in pronouns and not _FUNCTION_WORDS.fullmatch(words[-1].split("'")[-1])
+
+
+def _out_of_play(lines: list[str]) -> tuple[list[str], list[str]]:
+    """``lines`` without out-of-play text (« HRP : … », « [hrp] … [/hrp] »), and the
+    lines left out."""
+    kept: list[str] = []
+    out: list[str] = []
+    inside = False
+    for line in lines:
+        if inside or _HRP_OPEN.match(line):
+            out.append(line)
+            inside = not _HRP_CLOSE.search(line)
+            continue
+        if _HRP.match(fold_text(line).strip()):
+            out.append(line)
+            continue
+        kept.append(line)
+    return kept, out
+
+
+def written_lines(post: Post) -> LineCount:
+    """The written lines of a Rehearsals post (A69): its own blocks (an ``[rp]`` block's
+    label is not a line: a saved page marks it; a copy's label is recognised when it is
+    the author's pseudo or a prefix of it, :func:`ronde.forum.thread.is_label`), quotes
+    and out-of-play lines left out, a label typed by hand (« Gribouille : » alone)
+    too."""
+    left: list[str] = [f"étiquette « {label} »" for label in post.labels]
+    counted: list[str] = []
+    for block in post.blocks:
+        if block.kind == "quote":
+            left.append("citation")
+            continue
+        if block.kind == "rp" and block.author and not post.copied:
+            left.append(f"étiquette « {block.author} »")
+        lines = [ln.strip() for ln in block.text.splitlines() if ln.strip()]
+        kept, out = _out_of_play(lines)
+        left.extend(f"hors jeu « {ln[:40]} »" for ln in out)
+        for ln in kept:
+            if is_label(ln, post.author):
+                left.append(f"étiquette « {ln} »")
+            else:
+                counted.append(ln)
+    unsure = 0
+    unsure_line = ""
+    if post.copied and not post.labels and len(counted) >= 2 and _may_be_label(*counted[:2]):
+        unsure, unsure_line = 1, counted[0]
+    chars = sum(len(ln) for ln in counted)
+    return LineCount(len(counted), unsure, chars, tuple(left), unsure_line)
+
+
 @dataclass
 class Participation:
     """Days on which each player took part (A68, A69)."""
@@ -207,6 +335,8 @@ class Participation:
     rehearsal_days: dict[str, set[int]]
     forum_days: dict[str, set[int]]
     refused: list[str]
+    #: posts whose count the MJs judge (A69: a long paragraph, a copy's unsure label)
+    judge: list[str] = field(default_factory=list)
 
 
 def participation(
@@ -217,17 +347,17 @@ def participation(
     lines: tuple[int, int] = (3, 20),
     game_masters: Iterable[str] = (),
 ) -> Participation:
-    """Rehearsals days per author (posts of 3 to 20 lines of his own text, an
-    ``[rp]`` label not counted; several posts on one day count once, A69) and forum
-    days (any post, A68). Game masters' posts count for nobody; a post without a
-    time is listed in ``refused`` (never dropped silently)."""
-    low, high = lines
+    """Rehearsals days per author (posts of 3 to 20 written lines, :func:`written_lines`;
+    several posts on one day count once, A69; those the MJs judge are listed in
+    ``judge``) and forum days (any post, A68). Game masters' posts count for nobody;
+    a post without a time is listed in ``refused`` (never dropped silently)."""
     gms = {fold_pseudo(g) for g in game_masters}
     rehearsals = [p for p in rehearsals if fold_pseudo(p.author) not in gms]
     others = [p for p in others if fold_pseudo(p.author) not in gms]
     rehearsal_days: dict[str, set[int]] = {}
     forum_days: dict[str, set[int]] = {}
     refused: list[str] = []
+    judge: list[str] = []
     for p in [*rehearsals, *others]:
         if p.time is None:
             refused.append(f"{_ref(p)} : sans heure (date de la copie inconnue), non compté")
@@ -236,12 +366,14 @@ def participation(
             continue
         day = day_of(start, p.time)
         forum_days.setdefault(p.author, set()).add(day)
-        n = len(p.lines())
-        if low <= n <= high:
+        verdict, why = written_lines(p).verdict(*lines)
+        if verdict == "yes":
             rehearsal_days.setdefault(p.author, set()).add(day)
+        elif verdict == "judge":
+            judge.append(f"{_ref(p)} : {why}")
         else:
-            refused.append(f"{_ref(p)} : {n} ligne(s)")
+            refused.append(f"{_ref(p)} : {why}")
     for p in others:
         if p.time is not None:
             forum_days.setdefault(p.author, set()).add(day_of(start, p.time))
-    return Participation(rehearsal_days, forum_days, refused)
+    return Participation(rehearsal_days, forum_days, refused, judge)

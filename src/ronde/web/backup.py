@@ -8,6 +8,9 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from ronde.failures import os_error
+from ronde.web.paths import private_folder
+
 PG_HELP = (
     "La base est PostgreSQL : sauvegardez-la avec pg_dump, qui fait une copie cohérente "
     "pendant que le serveur tourne :\n"
@@ -37,16 +40,36 @@ def default_name(folder: Path) -> Path:
 
 
 def backup(dest: Path) -> Path:
-    """A consistent copy of the SQLite database in ``dest`` (written aside, then renamed)."""
+    """A consistent copy of the SQLite database in ``dest`` (written aside, then renamed).
+    ``dest`` may be a folder: the copy is then ``ronde-DATE.sqlite3`` inside it.
+
+    The copy is readable by its owner only from its first byte: the file is made 0600
+    before SQLite writes into it, under a umask of 077 (SQLite's journal too), in a
+    folder made 0700."""
     vendor, path = _database()
     if path is None:
         raise BackupError(PG_HELP if vendor == "postgresql" else f"Base {vendor} : pg_dump ?")
     if not path.exists():
         raise BackupError(f"Base introuvable : {path}")
     dest = dest.expanduser().resolve()
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    if dest.is_dir():
+        dest = dest / default_name(dest).name
+    old_umask = os.umask(0o077)
+    try:
+        return _copy(path, dest)
+    except OSError as exc:
+        raise BackupError(f"{dest} : écriture impossible ({os_error(exc)}).") from None
+    finally:
+        os.umask(old_umask)
+
+
+def _copy(path: Path, dest: Path) -> Path:
+    if not dest.parent.exists():
+        private_folder(dest.parent)
     part = dest.with_name(dest.name + ".partiel")
     part.unlink(missing_ok=True)
+    # the file exists, empty and private, before a byte of the database is in it
+    os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     source = sqlite3.connect(path, timeout=30)
     try:
         target = sqlite3.connect(part)
@@ -94,18 +117,25 @@ def restore(source: Path, safety_folder: Path) -> Path | None:
     saved = None
     if path.exists():
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        private_folder(safety_folder)
         saved = backup(safety_folder / f"avant-restauration-{stamp}.sqlite3")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     from django.db import connections
 
     connections["default"].close()
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    old_umask = os.umask(0o077)  # a database made anew is private from its first byte
     try:
-        dst = sqlite3.connect(path, timeout=30)
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         try:
-            src.backup(dst)
+            dst = sqlite3.connect(path, timeout=30)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
         finally:
-            dst.close()
+            src.close()
     finally:
-        src.close()
+        os.umask(old_umask)
     return saved

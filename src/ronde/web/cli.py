@@ -8,9 +8,10 @@ command line starts as fast as before.
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -51,15 +52,35 @@ def serve_command(
     dev: Annotated[
         bool, typer.Option(help="Serveur de développement de Django (jamais sur internet).")
     ] = False,
-    threads: Annotated[int, typer.Option(help="Fils de traitement du serveur (waitress).")] = 8,
+    threads: Annotated[
+        int, typer.Option(min=1, max=256, help="Fils de traitement par processus.")
+    ] = 8,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Processus (Linux : plus d'un lance gunicorn ; ailleurs, waitress à un "
+            "processus). Avec plusieurs serveurs ou processus, réglez RONDE_CACHE_URL.",
+        ),
+    ] = 1,
     db: Annotated[
         Path | None,
         typer.Option(help="Fichier SQLite (sans DATABASE_URL). Défaut : le dossier de données."),
     ] = None,
 ) -> None:
-    """Lance le site web (MJ, joueurs, public) sur http://HOST:PORT avec waitress."""
+    """Lance le site web (MJ, joueurs, public) sur http://HOST:PORT (waitress, ou gunicorn
+    avec --workers). La base doit être à jour : « ronde manage migrate » d'abord."""
     from ronde.web.paths import data_dir
 
+    if workers > 1 and not sys.platform.startswith("linux"):
+        typer.echo(
+            "Erreur : --workers plus grand que 1 demande Linux (gunicorn) ; ailleurs, un "
+            "processus waitress (--threads pour plus de fils).",
+            err=True,
+        )
+        raise typer.Exit(2)
+    _check_port(host, port)
     if demo or dev:
         os.environ["RONDE_STATIC_FINDERS"] = "1"  # static files straight from the package
     if demo and db is None and not os.environ.get("DATABASE_URL"):
@@ -73,21 +94,40 @@ def serve_command(
     from django.conf import settings
     from django.core.management import call_command
 
+    from ronde.web import migrating
+
     Path(settings.STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
-    call_command("migrate", verbosity=0)
+    if demo or dev:
+        migrating.migrate(verbosity=0)  # a fresh demo or a developer's own database
+    else:
+        _require_migrated()
     if demo:
         _demo(host, port)
     typer.echo(f"Base : {_where()}")
-    _notifications(host, port)
+    _notifications(host, port, start=workers == 1)
     if demo or dev:
         typer.echo(f"Ronde : http://{host}:{port}/  (Ctrl-C pour arrêter)")
         call_command("runserver", f"{host}:{port}", use_reloader=False, use_threading=True)
         return
     call_command("collectstatic", interactive=False, verbosity=0)
-    import waitress
-
     from ronde.web.wsgi import application
+
+    proxy = os.environ.get("RONDE_PROXY_ADDRESS", "127.0.0.1")
+    if workers > 1:
+        if not settings.CACHE_URL:
+            typer.echo(
+                "Attention : sans RONDE_CACHE_URL, chaque processus garde ses sessions en "
+                "mémoire une minute (une déconnexion n'est vue par les autres qu'ensuite).",
+                err=True,
+            )
+        typer.echo(
+            f"Ronde : http://{host}:{port}/  (gunicorn, {workers} processus de {threads} "
+            "fils ; Ctrl-C pour arrêter)"
+        )
+        _gunicorn(application, host, port, workers, threads, proxy if settings.HTTPS_PROXY else "")
+        return
+    import waitress
 
     typer.echo(f"Ronde : http://{host}:{port}/  (waitress, {threads} fils ; Ctrl-C pour arrêter)")
     if settings.HTTPS_PROXY:
@@ -98,7 +138,7 @@ def serve_command(
             port=port,
             threads=threads,
             ident="Ronde",
-            trusted_proxy=os.environ.get("RONDE_PROXY_ADDRESS", "127.0.0.1"),
+            trusted_proxy=proxy,
             trusted_proxy_headers={"x-forwarded-proto", "x-forwarded-for"},
             trusted_proxy_count=1,
         )
@@ -106,9 +146,97 @@ def serve_command(
         waitress.serve(application, host=host, port=port, threads=threads, ident="Ronde")
 
 
-def _notifications(host: str, port: int) -> None:
+def _check_port(host: str, port: int) -> None:
+    """Stop with one French line if ``host:port`` cannot be listened on (busy, or an address
+    this machine does not have), before anything is loaded."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        typer.echo(f"Erreur : adresse d'écoute inconnue : {host} (--host).", err=True)
+        raise typer.Exit(2) from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                message = (
+                    f"le port {port} est déjà utilisé sur {host} (un autre serveur y tourne) : "
+                    "arrêtez-le ou choisissez un autre port avec --port."
+                )
+            elif exc.errno == errno.EACCES:
+                message = f"le port {port} est réservé (au-dessous de 1024) : prenez --port 8000."
+            else:
+                message = f"impossible d'écouter sur {host}:{port} (--host, --port)."
+            typer.echo(f"Erreur : {message}", err=True)
+            raise typer.Exit(2) from None
+
+
+def _start_notifications(_server: Any, _worker: Any) -> None:
+    from ronde.web.games import notify
+
+    notify.start_worker()
+
+
+def _require_migrated() -> None:
+    from ronde.web import migrating
+
+    try:
+        migrating.require_migrated()
+    except migrating.NotMigrated as exc:
+        typer.echo(f"Erreur : {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _gunicorn(
+    application: Any, host: str, port: int, workers: int, threads: int, proxy: str
+) -> None:
+    """Serve ``application`` with gunicorn: ``workers`` processes of ``threads`` threads."""
+    from django.conf import settings
+    from django.db import connections
+    from gunicorn.app.base import BaseApplication
+
+    connections.close_all()  # (no connection of the master is shared by its workers)
+    options: dict[str, Any] = {
+        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "workers": workers,
+        "threads": threads,
+        "worker_class": "gthread" if threads > 1 else "sync",
+        "proc_name": "ronde",
+        "errorlog": "-",
+        "accesslog": None,  # the application writes its own (ronde.access)
+        "loglevel": str(settings.LOG_LEVEL).lower(),
+        "timeout": 120,
+        "graceful_timeout": 30,
+        "forwarded_allow_ips": proxy or "127.0.0.1",
+        "secure_scheme_headers": {"X-FORWARDED-PROTO": "https"} if proxy else {},
+        # gunicorn >= 25 opens a control socket in the home folder (none under systemd)
+        "control_socket_disable": True,
+        # each worker process runs its own notification worker (ronde.web.games.notify)
+        "post_fork": _start_notifications,
+    }
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in options.items():
+                if key in self.cfg.settings:  # (a setting of this gunicorn's version)
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return application
+
+    Server().run()
+
+
+def _notifications(host: str, port: int, *, start: bool = True) -> None:
     """Start the server's notification worker (e-mail, Web Push: sent after each commit,
-    retried, reminders of deadlines); links in e-mails use RONDE_SITE_URL, or this server."""
+    retried, reminders of deadlines); links in e-mails use RONDE_SITE_URL, or this server.
+    ``start=False`` (gunicorn): each worker process starts its own after the fork (a
+    thread does not cross a fork; the outbox's leases keep them from sending twice)."""
     from django.conf import settings
 
     from ronde.web.games import notify
@@ -116,7 +244,8 @@ def _notifications(host: str, port: int) -> None:
     if not settings.SITE_URL:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         settings.SITE_URL = f"http://{shown}:{port}"
-    notify.start_worker()
+    if start:
+        notify.start_worker()
 
 
 def _demo(host: str, port: int) -> None:
@@ -179,9 +308,9 @@ def tick_command(
     """Applique les échéances dues de chaque partie (pour un cron : annonces à l'heure)."""
     _django(db.expanduser().resolve() if db is not None else None)
     _require_database()
+    _require_migrated()
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     call_command("ronde_tick")
 
 
@@ -213,8 +342,11 @@ def backup_command(
     from django.conf import settings
 
     from ronde.web import backup
+    from ronde.web.paths import private_folder
 
     try:
+        if output is None:  # the data folder's backups: readable by the owner only
+            private_folder(settings.DATA_DIR / "sauvegardes")
         path = backup.backup(output or backup.default_name(settings.DATA_DIR))
     except backup.BackupError as exc:
         typer.echo(str(exc), err=True)

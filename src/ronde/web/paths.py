@@ -23,3 +23,17 @@ def sqlite_path() -> Path:
     if configured:
         return Path(configured).expanduser().resolve()
     return data_dir() / "ronde.sqlite3"
+
+
+def private_folder(path: Path) -> Path:
+    """``path`` made (with its parents) and narrowed to its owner (0700): the data folder and
+    its backups hold every secret of every game. A folder of another owner is left as it is."""
+    old = os.umask(0o077)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    finally:
+        os.umask(old)
+    info = path.stat()
+    if info.st_uid == os.geteuid() and info.st_mode & 0o077:
+        path.chmod(0o700)
+    return path

@@ -1,6 +1,6 @@
 """Django settings of Ronde's web app, read from the environment.
 
-Environment (see the README, "Héberger une partie"):
+Environment (docs/hosting.md):
     RONDE_DATA_DIR: the data folder: the SQLite database (``ronde.sqlite3``), the secret
         key (``secret_key``, mode 0600), collected static files, backups. Default: the
         per-user data folder of platformdirs (``~/.local/share/ronde`` on Linux), never
@@ -25,6 +25,17 @@ Environment (see the README, "Héberger une partie"):
         ``--demo``); otherwise from the collected folder (``ronde serve`` collects them).
     RONDE_DEBUG: ``1`` for Django's debug pages (never on the internet).
     RONDE_CONN_MAX_AGE: seconds a PostgreSQL connection is kept (default 60; tests: 0).
+    RONDE_SECRET_KEY_FILE: a file holding the secret key (a systemd credential, a mounted
+        secret); RONDE_SECRET_KEY wins over it. Several servers share one key.
+    RONDE_CACHE_URL: a cache shared by several servers (Django's cache framework):
+        ``redis://host:6379/0``, ``memcached://host:11211``, ``db://ronde_cache`` (a table
+        made by ``ronde manage migrate``), ``file:///var/cache/ronde`` or ``locmem://``.
+        Without it each process keeps its own cache in memory (one server).
+    RONDE_LOG_LEVEL: DEBUG, INFO (default: one access-log line per request), WARNING,
+        ERROR. Logs go to the standard error (journald under systemd).
+
+Every value is checked when the settings are read: a wrong one stops the start with a
+French message naming the variable (:mod:`ronde.web.env`).
 
 Notifications (docs/notifications.md):
     RONDE_SITE_URL: this site's address as players reach it (``https://ronde.example.org``),
@@ -44,6 +55,8 @@ Notifications (docs/notifications.md):
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import secrets
 import tempfile
@@ -53,17 +66,14 @@ from typing import Any
 
 import dj_database_url
 
-from ronde.web.paths import data_dir, sqlite_path
+from ronde.web import env
+from ronde.web.paths import data_dir, private_folder, sqlite_path
 
 WEB_DIR = Path(__file__).resolve().parent
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "oui", "on")
-
-
-def _list(name: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+_flag = env.flag
+_list = env.items
 
 
 DEBUG = _flag("RONDE_DEBUG")
@@ -71,6 +81,8 @@ DEBUG = _flag("RONDE_DEBUG")
 
 DATA_DIR = data_dir()
 SQLITE_PATH = sqlite_path()
+with contextlib.suppress(OSError):  # (read-only or foreign: the commands say so when they write)
+    private_folder(DATA_DIR)
 
 
 def read_or_create_secret(path: Path) -> str:
@@ -81,7 +93,7 @@ def read_or_create_secret(path: Path) -> str:
             return key
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     key = secrets.token_urlsafe(50)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -94,8 +106,19 @@ def read_or_create_secret(path: Path) -> str:
 
 
 def _secret_key() -> str:
-    key = os.environ.get("RONDE_SECRET_KEY", "").strip()
+    key = env.raw("RONDE_SECRET_KEY")
     if key:
+        return key
+    key_file = env.raw("RONDE_SECRET_KEY_FILE")
+    if key_file:
+        try:
+            key = Path(key_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise env.ConfigError(
+                f"RONDE_SECRET_KEY_FILE : {key_file} est illisible ({exc.strerror})."
+            ) from None
+        if not key:
+            raise env.ConfigError(f"RONDE_SECRET_KEY_FILE : {key_file} est vide.")
         return key
     try:
         return read_or_create_secret(DATA_DIR / "secret_key")
@@ -122,12 +145,24 @@ if HTTPS_PROXY:
     SECURE_REDIRECT_EXEMPT = [r"^sante/$"]  # health checks from the machine itself
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("RONDE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_SECONDS = env.integer("RONDE_HSTS_SECONDS", 365 * 24 * 3600, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     # HSTS preload lists are an opt-in of the domain's owner, not of Ronde
     SILENCED_SYSTEM_CHECKS.append("security.W021")
 
-INVITATION_DAYS = int(os.environ.get("RONDE_INVITATION_DAYS", "14"))
+INVITATION_DAYS = env.integer("RONDE_INVITATION_DAYS", 14, minimum=1)
+
+# -- Sign in with Eternaltwin (issue 30, docs/eternaltwin.md) ------------------------------
+# RONDE_ETERNALTWIN_URL: the Eternaltwin server's origin (``https://eternaltwin.org``);
+# RONDE_ETERNALTWIN_CLIENT_ID: Ronde's client key there (``ronde@clients``);
+# RONDE_ETERNALTWIN_CLIENT_SECRET: its secret. The callback to register is
+# ``<site>/oauth/callback/``. Unless all three are set, the button is not shown.
+# RONDE_ETERNALTWIN_TIMEOUT: seconds to wait for each answer of Eternaltwin (default 10).
+ETERNALTWIN_URL = os.environ.get("RONDE_ETERNALTWIN_URL", "").strip().rstrip("/")
+ETERNALTWIN_CLIENT_ID = os.environ.get("RONDE_ETERNALTWIN_CLIENT_ID", "").strip()
+ETERNALTWIN_CLIENT_SECRET = os.environ.get("RONDE_ETERNALTWIN_CLIENT_SECRET", "").strip()
+ETERNALTWIN_TIMEOUT = float(os.environ.get("RONDE_ETERNALTWIN_TIMEOUT", "10"))
+# -- end of Eternaltwin ---------------------------------------------------------------------
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -143,6 +178,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # one access-log line per request (static files apart); control characters out of
+    # every form and query before any view reads them
+    "ronde.web.middleware.AccessLogMiddleware",
+    "ronde.web.middleware.CleanInputMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "ronde.web.games.middleware.FrenchFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -183,7 +223,7 @@ TEMPLATES = [
 
 
 def _conn_max_age() -> int:
-    return int(os.environ.get("RONDE_CONN_MAX_AGE", "60"))
+    return env.integer("RONDE_CONN_MAX_AGE", 60, minimum=0)
 
 
 def database_from_url(url: str) -> dict[str, Any]:
@@ -195,7 +235,18 @@ def database_from_url(url: str) -> dict[str, Any]:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         return sqlite_database(Path(config["NAME"]).expanduser().resolve())
     if config["ENGINE"] != "django.db.backends.postgresql":
-        raise ValueError(f"DATABASE_URL : seuls PostgreSQL et SQLite sont pris en charge ({url!r})")
+        scheme = url.split(":", 1)[0]
+        raise env.ConfigError(
+            f"DATABASE_URL : seuls PostgreSQL (postgres://…) et SQLite (sqlite:///…) sont pris "
+            f"en charge, pas « {scheme} »."
+        )
+    try:
+        # (lazy: only a PostgreSQL database needs its driver, an optional extra)
+        import psycopg  # noqa: F401
+    except ImportError:
+        from ronde.extras import missing
+
+        raise env.ConfigError(missing("postgres")) from None
     return config
 
 
@@ -216,8 +267,8 @@ def sqlite_database(path: Path) -> dict[str, Any]:
     }
 
 
-if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": database_from_url(os.environ["DATABASE_URL"])}
+if env.raw("DATABASE_URL"):
+    DATABASES = {"default": database_from_url(env.raw("DATABASE_URL"))}
 else:
     DATABASES = {"default": sqlite_database(SQLITE_PATH)}
 
@@ -251,7 +302,7 @@ TIME_ZONE = "Europe/Paris"
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = Path(os.environ.get("RONDE_STATIC_ROOT", str(DATA_DIR / "static"))).resolve()
+STATIC_ROOT = Path(env.text("RONDE_STATIC_ROOT", str(DATA_DIR / "static"))).resolve()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -269,44 +320,134 @@ SESSION_COOKIE_HTTPONLY = True
 # minute at most (``ronde.web.sessioncache``); every write goes to the database
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_CACHE_ALIAS = "sessions"
-CACHES = {
-    # template fragments and other per-process caches (keys carry the game's version)
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "ronde-default",
-    },
-    "sessions": {
-        "BACKEND": "ronde.web.sessioncache.ShortLocMemCache",
-        "LOCATION": "ronde-sessions",
-        "OPTIONS": {"MAX_ENTRIES": 5000, "MAX_AGE": 60},
-    },
-}
+CACHE_URL = env.url("RONDE_CACHE_URL", ("redis", "rediss", "memcached", "db", "file", "locmem"))
+
+
+def cache_from_url(url: str) -> dict[str, Any]:
+    """A ``CACHES`` entry for ``RONDE_CACHE_URL`` (Django's own backends)."""
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.lower()
+    if scheme in ("redis", "rediss"):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    if scheme == "memcached":
+        return {
+            "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+            "LOCATION": rest.rstrip("/"),
+        }
+    if scheme == "db":
+        return {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": rest.strip("/") or "ronde_cache",
+        }
+    if scheme == "file":
+        return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": rest}
+    return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": rest or "ronde"}
+
+
+def _cache_client(url: str) -> None:
+    """The optional client a cache URL needs (a French refusal naming the extra)."""
+    scheme = url.split("://", 1)[0].lower()
+    module, extra = {"redis": ("redis", "redis"), "rediss": ("redis", "redis")}.get(
+        scheme, ("pymemcache", "memcached") if scheme == "memcached" else ("", "")
+    )
+    if not module:
+        return
+    try:
+        __import__(module)
+    except ImportError:
+        from ronde.extras import missing
+
+        raise env.ConfigError(f"RONDE_CACHE_URL : {missing(extra)}") from None
+
+
+if CACHE_URL:
+    _cache_client(CACHE_URL)
+    # several servers: one cache for all, sessions included (a logout is seen by all)
+    CACHES = {"default": cache_from_url(CACHE_URL)}
+    SESSION_CACHE_ALIAS = "default"
+else:
+    CACHES = {
+        # template fragments and other per-process caches (keys carry the game's version)
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ronde-default",
+        },
+        "sessions": {
+            "BACKEND": "ronde.web.sessioncache.ShortLocMemCache",
+            "LOCATION": "ronde-sessions",
+            "OPTIONS": {"MAX_ENTRIES": 5000, "MAX_AGE": 60},
+        },
+    }
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): scripts, styles, images and requests from this site
+# only; no inline script, style or event handler (they live in static/ronde/), no eval
+# (htmx's allowEval is off, base.html), no frame, no plugin, forms posted here only.
+_SELF = "'self'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [_SELF],
+        "script-src": [_SELF],
+        "style-src": [_SELF],
+        # the empty favicon of base.html is a data: URL
+        "img-src": [_SELF, "data:"],
+        "font-src": [_SELF],
+        "connect-src": [_SELF],
+        "manifest-src": [_SELF],
+        "worker-src": [_SELF],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": [_SELF],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
+LOG_LEVEL = env.choice("RONDE_LOG_LEVEL", "INFO", env.LEVELS)
+
+# Logs go to the standard error (journald under systemd: `journalctl -u ronde`), one line
+# each: the time, the level, the logger, the message. `ronde.access` is the access log
+# (one INFO line per request: method, path, status, duration, user; never a query string
+# or a form); RONDE_LOG_LEVEL=WARNING silences it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
-    # django-axes logs every failed login as a warning
-    "loggers": {"axes": {"level": "ERROR"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # django-axes logs every failed login as a warning
+        "axes": {"level": "ERROR"},
+        # waitress warns "Task queue depth is N" whenever a request waits for a thread:
+        # under a burst of players that is every request, and not a fault (they wait
+        # milliseconds); shown only with RONDE_LOG_LEVEL=DEBUG
+        "waitress.queue": {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "ERROR"},
+        # Django's own request log repeats the access log's errors with a traceback
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "WARNING" if LOG_LEVEL != "DEBUG" else "INFO"},
+    },
 }
 
 # -- notifications (ronde.web.games.notify) -------------------------------------------------
 SITE_URL = os.environ.get("RONDE_SITE_URL", "").strip().rstrip("/")
 EMAIL_HOST = os.environ.get("RONDE_EMAIL_HOST", "").strip()
 EMAIL_ENABLED = bool(EMAIL_HOST)
-EMAIL_PORT = int(os.environ.get("RONDE_EMAIL_PORT", "25"))
+EMAIL_PORT = env.integer("RONDE_EMAIL_PORT", 25, minimum=1)
 EMAIL_HOST_USER = os.environ.get("RONDE_EMAIL_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("RONDE_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = _flag("RONDE_EMAIL_TLS")
 EMAIL_USE_SSL = _flag("RONDE_EMAIL_SSL")
-EMAIL_TIMEOUT = int(os.environ.get("RONDE_EMAIL_TIMEOUT", "20"))
+EMAIL_TIMEOUT = env.integer("RONDE_EMAIL_TIMEOUT", 20, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("RONDE_EMAIL_FROM", "Ronde <ronde@localhost>")
 EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-PUSH_ENABLED = os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
+# Web Push needs the optional part `push` (pywebpush): without it, push is not offered
+PUSH_ENABLED = (
+    os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
+    and importlib.util.find_spec("pywebpush") is not None
+)
 VAPID_SUBJECT = os.environ.get("RONDE_VAPID_SUBJECT", "").strip()
 PUSH_HOSTS = _list("RONDE_PUSH_HOSTS")

@@ -9,6 +9,7 @@ from django.urls import path
 
 from .games import (
     views_accounts,
+    views_etwin,
     views_forum,
     views_gm,
     views_notify,
@@ -27,6 +28,10 @@ urlpatterns = [
     path("connexion/", views_accounts.LoginView.as_view(), name="login"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("invitation/<str:token>/", views_accounts.invitation, name="invitation"),
+    # Sign in with Eternaltwin: the button's POST, the registered callback, the account
+    path("oauth/eternaltwin/", views_etwin.start, name="etwin_start"),
+    path("oauth/callback/", views_etwin.callback, name="etwin_callback"),
+    path("compte/", views_etwin.account, name="account"),
     # the public board and the players
     path("partie/<slug:slug>/", views_public.public_board, name="public"),
     path("partie/<slug:slug>/moi/", views_player.player, name="player"),
@@ -66,6 +71,7 @@ urlpatterns = [
     path("mj/<slug:slug>/apercu/", views_preview.preview, name="gm_preview"),
     path("mj/<slug:slug>/joueurs/", views_gm.players, name="gm_players"),
     path("mj/<slug:slug>/invitations/", views_gm.invitations, name="gm_invitations"),
+    path("mj/<slug:slug>/joueurs/eternaltwin/", views_etwin.gm_links, name="gm_etwin"),
     path(
         "mj/<slug:slug>/demande/<int:pk>/<str:decision>/",
         views_gm.decide_request,

@@ -1,10 +1,11 @@
 """Accounts of a game: seats, invitations, replacements, logins, organisers.
 
 A seat (a player's :class:`Membership`, a :class:`GameMaster`) is linked to an account
-only when someone accepts its invitation: a visitor creates his account there, a
+when someone accepts its invitation: a visitor creates his account there, a
 logged-in user accepts it onto his own. No account is ever matched by name, and no
 invitation, roster, game-master list or replacement ever sets the password of an
-existing account.
+existing account. (With Eternaltwin, a display name may *propose* a free seat to an
+account linked to an Eternaltwin id; the game masters confirm it: ``etwin_links``.)
 """
 
 from __future__ import annotations
@@ -213,6 +214,10 @@ def landing(user: Any) -> str:
     )
     if gm is not None:
         return reverse("gm_dashboard", args=[gm.game.slug])
+    from .etwin_links import has_pending
+
+    if has_pending(user):  # a seat proposed by Eternaltwin, waiting for the MJs
+        return reverse("account")
     return reverse("home")
 
 
@@ -304,12 +309,15 @@ def find_membership(game: Game, pseudo: str) -> Membership | None:
 
 
 def _revoke_seat(member: Membership, reason: str) -> None:
+    from .etwin_links import seat_withdrawn
+
     member.revoked_at = _now()
     member.revoked_reason = reason
     member.save(update_fields=["revoked_at", "revoked_reason"])
     Invitation.objects.filter(
         membership=member, used_at__isnull=True, revoked_at__isnull=True
     ).update(revoked_at=member.revoked_at)
+    seat_withdrawn(member.pk)
 
 
 def revoke(member: Membership, reason: str) -> None:
@@ -440,6 +448,11 @@ def accept(inv: Invitation, user: User) -> None:
             taken = GameMaster.objects.filter(pk=inv.game_master_id or 0).update(user=user)
         if taken != 1:
             raise _used()  # the seat was replaced meanwhile (rolled back)
+        if inv.membership_id is not None:
+            from .etwin_links import seat_taken
+
+            # a seat proposed to him by Eternaltwin: he confirmed it himself
+            seat_taken(inv.membership_id, user)
 
 
 def seat_label(inv: Invitation) -> str:

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from ronde.engine.clock import PARIS, day_of, format_time, parse_time
+from ronde.engine.clock import day_of, format_time, parse_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import french_name, resolve_character
 from ronde.engine.views import View
 from ronde.forum import checks
+from ronde.forum.apply import already_recorded
 from ronde.forum.proposals import ParseResult, Proposal, parse_pages
 from ronde.forum.registre import mime_check
 from ronde.forum.render import (
@@ -35,13 +36,14 @@ from ronde.forum.render import (
 from ronde.forum.thread import Diagnostic, Post, fold_pseudo
 
 from . import service
-from .models import Action, ForumTemplate, Game, Posting
+from .models import Action, ForumTemplate, Game, Posting, Request
 
 ACTIONS_FR = {
     "open_trial": "Ouvrir un Procès",
     "complain": "Plainte",
     "post": "Message dans un Procès",
     "rehearse": "Répétition",
+    "announce": "Annonce du verdict (message des MJ)",
 }
 
 
@@ -72,6 +74,7 @@ def _gm_names(game: Game) -> list[str]:
 _CLI_HINTS = (
     ("(--trial N pour le lire comme un Procès)", "(option « Lire comme le Procès n° »)"),
     (": indiquez-le avec --trial", ": choisissez-le dans « Lire comme le Procès n° »"),
+    ("(--today AAAA-MM-JJ)", "(dans les options de lecture, « Date de la copie »)"),
     ("(--today)", "(option « Date de la copie »)"),
 )
 
@@ -122,6 +125,10 @@ class Step:
     #: the whole source post as read (its time as the forum shows it, its text)
     time_text: str = ""
     source: str = ""
+    #: a complaint known refused (code, French reason): recorded as a post if confirmed
+    refusal: tuple[str, str] | None = None
+    #: an MJs' verdict post: the verdict it states (checked against the game's)
+    expect: str = ""
 
     @property
     def label(self) -> str:
@@ -142,6 +149,8 @@ class Step:
                 "excerpt": self.excerpt,
                 "new_trial": self.new_trial,
                 "time_text": self.time_text,
+                "refusal": list(self.refusal) if self.refusal else None,
+                "expect": self.expect,
             },
             ensure_ascii=False,
         )
@@ -156,13 +165,27 @@ class Step:
             out["as"] = self.as_
             if self.arguments:
                 out["arguments"] = self.arguments
-        if self.action in ("complain", "post"):
+        if self.action in ("complain", "post", "announce"):
             out["trial"] = int(self.trial) if self.trial.strip().isdigit() else self.trial
         if self.action in ("open_trial", "complain") and self.anonymous:
             out["anonymous"] = True
         if self.action == "post" and self.defends:
             out["defends"] = self.defends
         return out
+
+    def proposal(self, start: date) -> Proposal:
+        """The step as the forum bridge records it (French error if its time is
+        unreadable)."""
+        return Proposal(
+            self.action,
+            self.by,
+            self.when(start),
+            self.args(),
+            self.post,
+            self.excerpt,
+            refusal=self.refusal,
+            expect=self.expect or None,
+        )
 
     def when(self, start: date) -> datetime:
         """The forum time of the step (French error if unreadable)."""
@@ -178,7 +201,8 @@ class Step:
 
 
 def steps_from(result: ParseResult, start: date) -> list[Step]:
-    """The proposals of a parse as form rows; sure ones are ticked."""
+    """The proposals of a parse as form rows; sure ones are ticked (a step without a
+    time never: its doubt says how to give the copy's date)."""
     out = []
     new = "" if result.trial is None or result.trial.exists else str(result.trial.number)
     posts = {p.index: p for p in result.thread.posts}
@@ -204,12 +228,14 @@ def _step(n: int, prop: Proposal, start: date, new: str, post: Post | None) -> S
         post=prop.post,
         author=post.author if post is not None else prop.by,
         excerpt=prop.excerpt,
-        doubts=list(prop.doubts),
-        notes=list(prop.notes),
+        doubts=[console_message(d) for d in prop.doubts],
+        notes=[console_message(d) for d in prop.notes],
         checked=prop.sure,
         new_trial=new,
         time_text=post.time_text if post is not None else "",
         source=post.text[:4000] if post is not None else "",
+        refusal=prop.refusal,
+        expect=prop.expect or "",
     )
 
 
@@ -245,12 +271,22 @@ def steps_from_post(data: Mapping[str, Any]) -> list[Step]:
             checked=bool(data.get(pre + "ok")),
             new_trial=str(meta.get("new_trial", "")).strip(),
             time_text=str(meta.get("time_text", "")),
+            refusal=_refusal(meta.get("refusal")),
+            expect=str(meta.get("expect") or "")
+            if meta.get("expect") in ("just", "unjust")
+            else "",
         )
         if step.as_:
             with contextlib.suppress(RuleViolation):  # else the engine refuses it
                 step.as_ = resolve_character(step.as_)
         out.append(step)
     return out
+
+
+def _refusal(value: object) -> tuple[str, str] | None:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(x, str) for x in value):
+        return value[0][:40], value[1][:400]
+    return None
 
 
 def _int(value: object) -> int | None:
@@ -260,56 +296,23 @@ def _int(value: object) -> int | None:
         return None
 
 
-def _minute(t: datetime) -> str:
-    return t.astimezone(PARIS).strftime("%Y-%m-%dT%H:%M")
-
-
 def mark_recorded(game: Game, v: View, steps: list[Step]) -> None:
-    """Flag the steps already recorded (same action, author, forum minute and trial;
-    or a complaint already counted in its trial), so none is recorded twice."""
-    done: set[tuple[str, str, str, str]] = set()
-    for a in Action.objects.filter(game=game, struck=False):
-        done.add((a.action, a.by.casefold(), _minute(a.at), str(a.args.get("trial", ""))))
-    complained = {
-        (int(t["number"]), c["author"].casefold()) for t in v["trials"] for c in t["complaints"]
-    }
+    """Flag the steps already recorded (:func:`ronde.forum.apply.already_recorded`: same
+    action, author, forum minute and trial; a complaint already counted in its trial;
+    a verdict already announced), so none is recorded twice."""
+    standing = ServiceWriter(game).standing()
     for s in steps:
         try:
-            when = _minute(s.when(game.start))
+            prop = s.proposal(game.start)
         except RuleViolation:
             continue
-        trial = str(s.args().get("trial", "")) if s.action in ("complain", "post") else ""
-        if (s.action, s.by.casefold(), when, trial) in done:
-            s.recorded = "déjà enregistré"
-        elif s.action == "complain" and ("post", s.by.casefold(), when, trial) in done:
-            s.recorded = "plainte refusée, déjà enregistrée comme message"
-        elif (
-            s.action == "complain"
-            and s.trial.isdigit()
-            and not s.new_trial
-            and (int(s.trial), s.by.casefold()) in complained
-        ):
-            s.recorded = "plainte déjà comptée dans ce Procès"
-        if s.recorded:
+        trials = v["trials"] if not (s.new_trial and s.action == "complain") else []
+        why = already_recorded(prop, standing, trials)
+        if why == "même action à la même heure":
+            why = "déjà enregistré"
+        if why:
+            s.recorded = why
             s.checked = False
-
-
-def record_post_instead(game: Game, user: Any, rec: Any) -> bool:
-    """A refused complaint's post recorded as a post in its trial (R4.5: Chucky's and
-    the Devil's Advocate's trials, the days on the forum), unless already recorded."""
-    trial = rec.args.get("trial")
-    if not isinstance(trial, int):
-        return False
-    minute = _minute(rec.at)
-    for a in Action.objects.filter(game=game, struck=False, action="post"):
-        same = a.by.casefold() == rec.by.casefold() and _minute(a.at) == minute
-        if same and str(a.args.get("trial", "")) == str(trial):
-            return False
-    try:
-        out = service.record(game, user, "post", rec.by, {"trial": trial}, at=rec.at, note=rec.note)
-    except service.Conflict:
-        return False
-    return out.ok
 
 
 def opening_rank(v: View, start: date, when: datetime) -> int:
@@ -336,6 +339,49 @@ def shifted_actions(game: Game, rank: int) -> list[Action]:
         if number is not None and number >= rank:
             out.append(a)
     return out
+
+
+# -- recording -----------------------------------------------------------------------------------
+class ServiceWriter:
+    """The store's service for one game, as :func:`ronde.forum.apply.record_or_refuse`
+    writes (the console and ``ronde forum parse --apply``): one locked write per step;
+    another writer first is the code ``conflict``."""
+
+    def __init__(self, game: Game, user: Any = None, request: Request | None = None) -> None:
+        self.game = game
+        self.user = user
+        self.request = request
+
+    def record(
+        self,
+        action: str,
+        by: str,
+        args: dict[str, Any],
+        at: datetime,
+        *,
+        confirm: str | None = None,
+        note: str = "",
+    ) -> service.Outcome:
+        try:
+            return service.record(
+                self.game,
+                self.user,
+                action,
+                by,
+                args,
+                at=at,
+                note=note,
+                request=self.request,
+                confirm=confirm,
+            )
+        except service.Conflict:
+            return service.Outcome(False, "conflict", service.Conflict.message)
+
+    def standing(self) -> list[tuple[str, str, datetime, Mapping[str, Any]]]:
+        return [(a.action, a.by, a.at, a.args) for a in service.standing_actions(self.game)]
+
+    def trials(self) -> list[Mapping[str, Any]]:
+        return list(service.view_for(self.game, "game_master", self.user)["trials"])
 
 
 # -- participation and constraint helpers ------------------------------------------------------
@@ -433,7 +479,9 @@ def _suggest(
 
         nlp = load_model()
         if nlp is None:
-            return Helper(pseudo, character, day, None, "modèle de français absent", [])
+            from ronde.extras import missing
+
+            return Helper(pseudo, character, day, None, missing("nlp"), [])
         s = seer(posts, pseudo, day=day, start=start, nlp=nlp)
     elif character == "mime":
         model_text = registre.get("model", "")

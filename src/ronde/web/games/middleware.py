@@ -79,7 +79,7 @@ CSRF_SLOTS = (
 _POST_FORM = re.compile(rb"<form\b[^<>]*\bmethod=[\"']?post\b[^<>]*>", re.IGNORECASE)
 FORM_TOKEN = "form_token"
 #: posts that change no game: a retry simply does it again
-UNTRACKED = frozenset({"login", "logout", "set_language"})
+UNTRACKED = frozenset({"login", "logout", "set_language", "etwin_start"})
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 

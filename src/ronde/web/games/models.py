@@ -48,6 +48,11 @@ class Game(models.Model):
     clock = models.CharField(max_length=6, choices=CLOCKS, default=WALL)
     #: a ``manual`` game's now (moved by ``ronde advance`` or an action recorded later)
     clock_at = models.DateTimeField(null=True, blank=True)
+    #: Sign in with Eternaltwin (``etwin_links``): a seat proposed by a display name is
+    #: linked at once, without the game masters' confirmation
+    etwin_auto = models.BooleanField(default=False)
+    #: players' invitations are accepted only by accounts linked to Eternaltwin
+    etwin_only = models.BooleanField(default=False)
     #: how private messages reach their recipients (a setting of the game, not a house
     #: rule): the portal only; the portal, then an MP for whoever has not seen his message
     #: ``delivery_delay`` hours after it; or an MP for each, as on the forum alone
@@ -375,6 +380,77 @@ class ConstraintHint(models.Model):
     class Meta:
         ordering = ("read_at", "id")
         indexes = (models.Index(fields=["game", "day"], name="hint_by_game_day"),)
+
+
+class EternaltwinLink(models.Model):
+    """A Ronde account's Eternaltwin account: its user id (a uuid, which never changes),
+    never its display name alone (names change and can be imitated).
+
+    One link per account and per Eternaltwin id at a time; unlinking sets
+    ``unlinked_at`` (the row is kept), after which either may be linked again.
+    ``display_name`` is the name Eternaltwin gave at the last sign-in (shown to the MJs).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="eternaltwin_links"
+    )
+    etwin_id = models.UUIDField()
+    display_name = models.CharField(max_length=100)
+    linked_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    unlinked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["etwin_id"],
+                condition=models.Q(unlinked_at__isnull=True),
+                name="etwin_id_linked_once",
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(unlinked_at__isnull=True),
+                name="etwin_one_link_per_account",
+            ),
+        )
+
+
+class SeatClaim(models.Model):
+    """A player's seat proposed to an Eternaltwin account whose display name is the seat's
+    pseudo: it waits for the game masters (``pending``), who confirm or refuse it; it is
+    ``confirmed`` at once in a game that links without confirmation, or when the same
+    account accepts the seat's invitation; ``void`` when the seat went to someone else or
+    the account was unlinked. At most one pending claim per seat."""
+
+    PENDING, CONFIRMED, REFUSED, VOID = "pending", "confirmed", "refused", "void"
+    STATUSES = (
+        (PENDING, _("en attente des MJ")),
+        (CONFIRMED, _("confirmée")),
+        (REFUSED, _("refusée par les MJ")),
+        (VOID, _("annulée")),
+    )
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seat_claims")
+    membership = models.ForeignKey(Membership, on_delete=models.PROTECT, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    etwin_id = models.UUIDField()
+    display_name = models.CharField(max_length=100)
+    created_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["membership"],
+                condition=models.Q(status="pending"),
+                name="one_pending_claim_per_seat",
+            ),
+        )
 
 
 class Receipt(models.Model):

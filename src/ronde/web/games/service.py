@@ -38,6 +38,7 @@ from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
+from ronde.text import clean, clean_value
 
 from . import clocks, corrections, eventstore
 from .clocks import frozen_clock, now, set_clock
@@ -290,6 +291,8 @@ def record(
         Conflict: another writer appended between our read and our write, or the
             game changed since the preview being confirmed.
     """
+    # control characters never enter a game, whichever way the action came (ronde.text)
+    by, note, args = clean(by), clean(note), clean_value(args)
     try:
         with transaction.atomic():
             row = _locked(game.pk)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import accounts
+from .etwin_links import active_link
 from .models import Invitation
 
 
@@ -83,12 +84,26 @@ class AccountForm(UserCreationForm):  # type: ignore[type-arg]
 def _refused(
     request: HttpRequest, inv: Invitation | None, refusal: accounts.InvitationRefused
 ) -> HttpResponse:
-    status = {"unknown": 404, "already_gm": 409, "already_player": 409}.get(refusal.code, 410)
+    status = {"unknown": 404, "already_gm": 409, "already_player": 409, "etwin_only": 403}.get(
+        refusal.code, 410
+    )
     return render(
         request,
         "games/invitation_refused.html",
         {"inv": inv, "refusal": refusal},
         status=status,
+    )
+
+
+def _etwin_only() -> accounts.InvitationRefused:
+    return accounts.InvitationRefused(
+        "etwin_only",
+        _("Partie réservée à Eternaltwin"),
+        _(
+            "Les MJ de cette partie ont choisi Eternaltwin seulement : cette place se prend "
+            "avec un compte Eternaltwin (bouton «\u00a0Rejoindre avec Eternaltwin\u00a0» de "
+            "ce lien), pas avec un mot de passe. Rien n'a changé."
+        ),
     )
 
 
@@ -116,11 +131,18 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             accounts.check_user(inv, request.user)
     except accounts.InvitationRefused as refusal:
         return _refused(request, inv, refusal)
+    # a game played with Eternaltwin only: its players' seats go to linked accounts
+    etwin_only = inv.game.etwin_only and inv.membership_id is not None
     ctx: dict[str, Any] = {
         "inv": inv,
         "seat": accounts.seat_label(inv),
         "expires": timezone.localtime(inv.expires_at),
+        "etwin_only": etwin_only,
     }
+    if etwin_only and active_link(request.user) is None:
+        if request.method == "POST":
+            return _refused(request, inv, _etwin_only())
+        return render(request, "games/invitation.html", {**ctx, "join": False})
     if request.user.is_authenticated:
         user = request.user
         assert isinstance(user, User)

@@ -5,7 +5,7 @@ judge; the game's forum templates ("À poster" is :mod:`.views_post`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from django.contrib import messages
@@ -15,9 +15,12 @@ from django.urls import reverse
 
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE
+from ronde.forum.apply import plan, record_or_refuse
 from ronde.forum.markup import problems as markup_problems
+from ronde.forum.proposals import Proposal
 from ronde.forum.render import ForumContext, check_template, forum_messages, template_source
 from ronde.forum.render import render as render_message
+from ronde.text import clean
 
 from . import forum_console as fc
 from . import judging, service
@@ -39,6 +42,7 @@ def _base(game: Game, gm: GameMaster, v: dict[str, Any]) -> dict[str, Any]:
         "gm": gm,
         "v": v,
         "players": sorted((str(p["pseudo"]) for p in v["players"]), key=str.casefold),
+        "gms": fc._gm_names(game),
         "characters": _characters(),
         "trials": v["trials"],
     }
@@ -71,7 +75,8 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
         if f.size is not None and f.size > MAX_UPLOAD:
             problems.append(f"{f.name} : fichier trop gros (5 Mo au plus)")
             continue
-        pages.extend(fc.read_uploads([(f.name or "", f.read())]))
+        # (uploaded pages skip the forms' middleware: control characters removed here)
+        pages.extend(clean(p) for p in fc.read_uploads([(f.name or "", f.read())]))
     pasted = str(request.POST.get("page", ""))
     if pasted.strip():
         pages.append(pasted)
@@ -128,30 +133,35 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
 
 
 def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any]) -> HttpResponse:
+    """Record the confirmed steps: :func:`ronde.forum.apply.plan` orders them and holds
+    back those of a trial whose opening is not confirmed, then each goes through
+    :func:`ronde.forum.apply.record_or_refuse` (the one writer ``ronde forum parse
+    --apply`` uses too)."""
     v = ctx["v"]
     steps = fc.steps_from_post(request.POST)
     fc.mark_recorded(game, v, steps)
     chosen = [s for s in steps if s.checked and not s.recorded]
     errors: list[str] = []
-    timed: list[tuple[Any, fc.Step]] = []
+    props: list[tuple[Proposal, fc.Step]] = []
     for s in chosen:
         try:
-            timed.append((s.when(game.start), s))
+            props.append((s.proposal(game.start), s))
         except RuleViolation as rv:
             s.problem = rv.message
             errors.append(rv.message)
     if errors:
         return _again(request, ctx, steps, errors)
-    timed.sort(key=lambda it: (it[0], 0 if it[1].action == "open_trial" else 1))
     # a trial this paste opens takes the number of its opening time; steps follow it
-    openings = [(t, s) for t, s in timed if s.action == "open_trial" and s.new_trial]
+    openings = [(p, s) for p, s in props if s.action == "open_trial" and s.new_trial]
     shift: list[Action] = []
     early = 0
-    for t, s in openings:
-        rank = fc.opening_rank(v, game.start, t)
-        for _t, other in timed:
+    for p, s in openings:
+        assert p.at is not None
+        rank = fc.opening_rank(v, game.start, p.at)
+        for other_p, other in props:
             if other.new_trial == s.new_trial and other.action != "open_trial":
                 other.trial = str(rank)
+                other_p.args["trial"] = rank
         if rank <= len(v["trials"]):
             shift = fc.shifted_actions(game, rank)
             early += 1
@@ -167,15 +177,16 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         )
     # steps of a trial whose opening is neither confirmed nor recorded wait for it
     unopened = {
-        s.new_trial
+        int(s.new_trial)
         for s in steps
-        if s.action == "open_trial" and s.new_trial and not s.checked and not s.recorded
+        if s.action == "open_trial" and s.new_trial.isdigit() and not s.checked and not s.recorded
     }
-    held = [s for _t, s in timed if s.new_trial in unopened]
-    for s in held:
-        s.problem = "Procès pas encore ouvert : confirmez aussi son ouverture"
+    step_of = {id(p): s for p, s in props}
+    ready, held = plan([p for p, _s in props], unopened=unopened)
+    for h in held:
+        step_of[id(h.proposal)].problem = "Procès pas encore ouvert : confirmez aussi son ouverture"
     if held:
-        return _again(request, ctx, steps, [held[0].problem])
+        return _again(request, ctx, steps, [step_of[id(held[0].proposal)].problem])
     if shift and request.POST.get("renumber") != "yes":
         ctx.update(
             {
@@ -190,41 +201,33 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         )
         return render(request, "games/gm_forum_confirm.html", ctx)
     todo = [
-        _Rec(s.action, s.by, t, s.args(), f"forum : message {s.post} de {s.author}", None, s)
-        for t, s in timed
+        _Rec(
+            p,
+            f"forum : message {step_of[id(p)].post} de {step_of[id(p)].author}",
+            None,
+            step_of[id(p)],
+        )
+        for p in ready
     ]
     if shift:
         todo += _renumber(request, game, shift)
-        todo.sort(key=lambda r: (r.at, 0 if r.action == "open_trial" else 1))
+        todo.sort(key=lambda r: (r.prop.at, 0 if r.prop.action == "open_trial" else 1))
     confirm_n = fc._int(request.POST.get("confirm_step"))
     recorded = 0
-
-    def record(rec: _Rec, confirm: str | None) -> service.Outcome:
-        return service.record(
-            game,
-            request.user,
-            rec.action,
-            rec.by,
-            rec.args,
-            at=rec.at,
-            note=rec.note,
-            request=rec.request,
-            confirm=confirm,
-        )
-
     for rec in todo:
-        s = rec.step or fc.Step(n=-1, action=rec.action, by=rec.by, at="")
+        s = rec.step or fc.Step(n=-1, action=rec.prop.action, by=rec.prop.by, at="")
+        writer = fc.ServiceWriter(game, request.user, rec.request)
         confirmed = request.POST.get("confirm")
-        try:
-            out = record(rec, str(confirmed) if confirmed and confirm_n == s.n >= 0 else None)
-            if shift and out.preview is not None and not out.ok and rec.action == "open_trial":
-                # the renumbering the game master confirmed: later trials take the next
-                # numbers (their events are the ones the preview lists)
-                out = record(rec, out.token)
-        except service.Conflict:
-            messages.warning(request, service.Conflict.message)
+        token = str(confirmed) if confirmed and confirm_n == s.n >= 0 else None
+        out = record_or_refuse(rec.prop, writer, confirm=token, note=rec.note)
+        if shift and out.status == "preview" and rec.prop.action == "open_trial":
+            # the renumbering the game master confirmed: later trials take the next
+            # numbers (their events are the ones the preview lists)
+            out = record_or_refuse(rec.prop, writer, confirm=out.token, note=rec.note)
+        if out.status == "conflict":
+            messages.warning(request, out.message)
             break
-        if out.preview is not None and not out.ok:
+        if out.status == "preview":
             game.refresh_from_db()
             ctx.update(
                 {
@@ -238,13 +241,23 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
                 }
             )
             return render(request, "games/gm_forum_confirm.html", ctx)
-        if out.ok:
+        if out.status == "recorded":
             recorded += rec.step is not None
             s.recorded = "enregistré"
+        elif out.status == "as_post":
+            recorded += rec.step is not None
+            s.recorded = "enregistrée comme message dans le Procès"
+            messages.info(
+                request,
+                f"{s.label} de {s.by} ({s.at}) refusée : {out.message} — enregistrée comme "
+                "message dans le Procès.",
+            )
+        elif out.status == "already":
+            s.recorded = out.message
         else:
             s.problem = f"refusé ({out.code}) : {out.message}"
             errors.append(f"{s.label} de {s.by} ({s.at}) : {out.message}")
-            if rec.action == "complain" and fc.record_post_instead(game, request.user, rec):
+            if out.posted:
                 # the post is in the trial's topic all the same (R4.5)
                 s.problem += " — enregistré comme message dans le Procès"
     if recorded:
@@ -267,10 +280,7 @@ def _again(
 class _Rec:
     """One write: a step of the page, or a recorded action again with its new number."""
 
-    action: str
-    by: str
-    at: datetime
-    args: dict[str, Any]
+    prop: Proposal
     note: str
     request: Request | None
     step: fc.Step | None
@@ -282,10 +292,7 @@ def _renumber(request: HttpRequest, game: Game, shift: list[Action]) -> list[_Re
     (after the earlier opening)."""
     again = [
         _Rec(
-            a.action,
-            a.by,
-            a.at,
-            {**a.args, "trial": int(a.args["trial"]) + 1},
+            Proposal(a.action, a.by, a.at, {**a.args, "trial": int(a.args["trial"]) + 1}, 0, ""),
             (a.note + " — " if a.note else "") + "renuméroté",
             a.request,
             None,

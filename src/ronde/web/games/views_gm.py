@@ -30,6 +30,7 @@ from ronde.engine.views import View, view
 from . import (
     accounts,
     clocks,
+    etwin_links,
     judging,
     labels,
     nights,
@@ -904,7 +905,13 @@ def players(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return render(
         request,
         "games/gm_players.html",
-        {"game": game, "gm": gm, "members": members, "gms": gms},
+        {
+            "game": game,
+            "gm": gm,
+            "members": members,
+            "gms": gms,
+            "etwin": etwin_links.console(game),
+        },
     )
 
 

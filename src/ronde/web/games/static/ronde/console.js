@@ -1,6 +1,6 @@
-/* The console's small helpers (no inline script: a Content-Security-Policy applies).
+/* The console's work lists (no inline script: a Content-Security-Policy applies; the
+   copy buttons are ronde.js's).
 
-   - [data-copy="id …"]: a button that copies the text of those fields.
    - form[data-swap="ID"]: posted by fetch; the element ID of the page (and each
      [data-swap-too] element) is replaced by the same element of the answer, so the
      game master keeps his place. Without JavaScript, or if anything fails, the form
@@ -17,26 +17,6 @@
     clearTimeout(note.timer);
     note.timer = setTimeout(function () { el.hidden = true; }, 6000);
   }
-
-  document.addEventListener("click", function (e) {
-    var b = e.target.closest("[data-copy]");
-    if (!b) { return; }
-    var ids = b.getAttribute("data-copy").split(" ");
-    var text = ids.map(function (id) {
-      var f = document.getElementById(id);
-      return f ? f.value : "";
-    }).join("\n\n");
-    function done() { b.textContent = "Copié ✓"; }
-    function fallback() {
-      var t = document.getElementById(ids[0]);
-      if (!t) { return; }
-      var keep = t.value;
-      t.value = text; t.select(); document.execCommand("copy"); t.value = keep; done();
-    }
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, fallback);
-    } else { fallback(); }
-  });
 
   document.addEventListener("submit", function (e) {
     var form = e.target;

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_delivery_and_notifications"),
+        ("games", "0011_eternaltwin_links"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,63 @@
+"""The Content-Security-Policy (django-csp) and what lets it be strict: no template holds
+an inline script, style or event handler (issue 28). A template that adds one fails here
+before a browser refuses it."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "ronde" / "web"
+
+INLINE = {
+    "inline script": re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I),
+    "style element": re.compile(r"<style\b", re.I),
+    "style attribute": re.compile(r"\sstyle\s*=", re.I),
+    "event handler": re.compile(r"\son[a-z]+\s*=\s*[\"']", re.I),
+    "javascript: link": re.compile(r"javascript:", re.I),
+    "htmx code": re.compile(r"\bhx-on|hx-(?:vals|headers)=[\"']\s*js:|hx-trigger=\"[^\"]*\[", re.I),
+}
+
+
+def test_no_template_holds_inline_code_or_style() -> None:
+    found = []
+    for path in sorted(TEMPLATES.rglob("templates/**/*.html")):
+        text = path.read_text(encoding="utf-8")
+        for what, pattern in INLINE.items():
+            for match in pattern.finditer(text):
+                line = text.count("\n", 0, match.start()) + 1
+                found.append(f"{path.relative_to(TEMPLATES)}:{line}: {what}")
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.django_db
+def test_pages_send_a_strict_policy(client: Client) -> None:
+    r = client.get(reverse("login"))
+    policy = r.headers.get("Content-Security-Policy", "")
+    directives = dict(
+        (part.split()[0], part.split()[1:]) for part in policy.split(";") if part.strip()
+    )
+    assert directives["script-src"] == ["'self'"] and directives["style-src"] == ["'self'"]
+    assert directives["object-src"] == ["'none'"] and directives["frame-ancestors"] == ["'none'"]
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    page = r.content.decode()
+    assert "ronde/ronde.css" in page and "ronde/ronde.js" in page
+    # htmx evaluates nothing (no eval under the policy) and adds no style of its own
+    assert '"allowEval": false' in page and '"includeIndicatorStyles": false' in page
+
+
+@pytest.mark.django_db
+def test_every_request_has_one_access_log_line(client: Client, caplog: Any) -> None:
+    with caplog.at_level(logging.INFO, logger="ronde.access"):
+        client.get(reverse("health") + "?jeton=secret")
+    lines = [r.getMessage() for r in caplog.records if r.name == "ronde.access"]
+    assert len(lines) == 1 and re.search(r" GET /sante/ 200 \d+ms user=-$", lines[0]), lines
+    assert "secret" not in lines[0]  # never the query string (invitation tokens travel there)
+    assert settings.LOGGING["loggers"]["waitress.queue"]["level"] in ("ERROR", "DEBUG")
