@@ -256,6 +256,18 @@ ROUTES: dict[str, Route] = {
         legit="Mj",
     ),
     "gm_scores": Route("gm", _slug, legit="Mj"),
+    "gm_ronde": Route("gm", _slug, legit="Mj"),
+    "gm_constraints": Route(
+        "gm",
+        _slug,
+        get=False,
+        post=lambda s: {"day": "2", "player": "Bob", "failed": "Bob"},
+        legit="Mj",
+        control=False,
+    ),
+    "gm_clock": Route(
+        "gm", _slug, get=False, post=lambda s: {"to": "next"}, legit="Mj", control=False
+    ),
     "gm_players": Route(
         "gm",
         _slug,

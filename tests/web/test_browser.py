@@ -145,9 +145,10 @@ def test_game_master_sets_up_and_a_trial_reaches_its_verdict(
     clock("J2 11:30")
     dan = players["Dan"]
     dan.reload()
+    # the portal sends only an anonymous complaint (a public one is a forum post, R5.1)
+    assert "Porter plainte anonymement" in dan.locator("#power-complain summary").inner_text()
     dan.click("#power-complain summary")
     dan.select_option("#complain-trial", "1")
-    dan.check("#complain-anonymous")
     dan.click("#power-complain button[type=submit]")
     dan.wait_for_selector("text=Demande envoyée aux MJ.")
     clock("J2 11:35")

@@ -77,7 +77,9 @@ def test_one_verdict_per_constraint(client: Client, world: World, clock: Any) ->
     first = Action.objects.get(game=world.game, action="record_constraint")
     assert first.args["met"] is False
     page = _page(client.get(back))
-    assert "Jugée : non respectée" in page and "Corriger : respectée" in page
+    judged = page[page.index('id="contraintes"') :]
+    bob = judged[judged.index("<strong>Bob</strong>") :].split("</tr>")[0]
+    assert "jugée non respectée" in bob and "Corriger" in bob
     # the same verdict again records nothing
     clock("J2 10:05")
     r = client.post(url, {"player": "Bob", "day": "2", "next": back}, follow=True)
@@ -99,7 +101,9 @@ def test_one_verdict_per_constraint(client: Client, world: World, clock: Any) ->
     live = Action.objects.filter(game=world.game, action="record_constraint", struck=False)
     assert [a.args["met"] for a in live] == [True]
     v = service.view_for(world.game, "game_master")
-    assert "Jugée : respectée" in _page(client.get(back))
+    judged = _page(client.get(back))
+    bob = judged[judged.index("<strong>Bob</strong>", judged.index('id="contraintes"')) :]
+    assert "jugée respectée" in bob.split("</tr>")[0]
     assert v["day"] == 2
 
 
@@ -180,9 +184,11 @@ def test_midnight_forecast_is_read_only(client: Client, world: World, clock: Any
     stored = Event.objects.filter(game=world.game).count()
     day, lines = nights.next_midnight(eng)
     assert day == 3
-    assert any(x.kind == "trial" and "Procès n°1 : caduc" in x.text for x in lines)
+    assert any(
+        x.kind == "trial" and "Procès n°1 : annulé faute de plaintes" in x.text for x in lines
+    )
     assert Event.objects.filter(game=world.game).count() == stored
     assert service.view_for(world.game, "game_master")["trials"][0]["status"] == "open"
     gm_client(client, world)
     page = _page(client.get(reverse("gm_dashboard", args=[world.game.slug])))
-    assert "J3 09:00" in page and "Procès n°1 : caduc" in page
+    assert "J3 09:00" in page and "Procès n°1 : annulé faute de plaintes" in page

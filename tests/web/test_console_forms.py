@@ -104,7 +104,7 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "last_breath": ("J2 10:00", {"by": "Div", "character": "alice"}, "not_allowed"),
     "guess_ronde": ("J2 10:00", {"by": "Ali", "order": ", ".join(RONDE)}, "ok"),
     "send_items": ("J2 10:00", {"by": "Deco", "to": "Mj", "items": "Tapis persan"}, "ok"),
-    "use_joker": ("J2 10:00", {"by": "Ali", "items": "gros chat mignon"}, "ok"),
+    "use_joker": ("J2 10:00", {"by": "Ali", "to": "Mj2", "items": "gros chat mignon"}, "ok"),
     "chorus_vote": (
         "J2 10:00",
         {"by": "Woo", "action": "investigate", "player": "Ali", "as": "alice"},

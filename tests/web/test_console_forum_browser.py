@@ -92,18 +92,18 @@ def test_a_game_masters_forum_day(
     gm.goto(f"{base}/mj/{slug}/a-poster/")
     assert fits(gm)
     shot(gm, "forum-03-to-post-1280")
-    card = gm.locator(".topost", has_text="Sujet du Procès n°1").last
+    # (the topic's posts of the day, its opening and its verdict, are one post)
+    card = gm.locator("article.post-group", has_text="Sujet du Procès n°1")
     text = card.locator("textarea").input_value()
     assert "Bob" in text
     card.locator("button:has-text('Copier')").click()
     gm.wait_for_selector("button:has-text('Copié')")
     assert gm.evaluate("navigator.clipboard.readText()") == text
-    key = card.locator("input[name=key]").input_value()
+    keys = {k.input_value() for k in card.locator("input[name=key]").all()}
     card.locator("button:has-text('Marquer posté')").click()
-    gm.wait_for_selector("text=Marqué posté")
-    assert Posting.objects.filter(game=forum_world.game, key=key).exists()
-    assert gm.locator(f"#m-{key}").count() == 0  # left the list
-    gm.click("summary:has-text('déjà posté')")
+    gm.wait_for_selector("#swap-note:has-text('marqué')")
+    assert Posting.objects.filter(game=forum_world.game, key__in=keys).count() == len(keys)
+    assert gm.locator("article.post-group", has_text="Sujet du Procès n°1").count() == 0
     assert "marqué par Mj" in gm.inner_text("main")
 
     # a constraint judged beside the helper's suggestion (Alice's two questions)

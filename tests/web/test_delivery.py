@@ -27,18 +27,19 @@ def _theme(world: World, clock: Any, when: str = "J2 10:00", theme: str = "la pl
 
 def _to_post(client: Any, world: World) -> str:
     gm_client(client, world)
-    return unescape(client.get(reverse("gm_to_post", args=[world.game.slug])).content.decode())
+    url = reverse("gm_to_post", args=[world.game.slug]) + "?jour=tous"  # (every day)
+    return unescape(client.get(url).content.decode())
 
 
 def _private_part(html: str) -> str:
-    return html.split("Messages privés à envoyer")[1].split("déjà posté")[0]
+    return html.split('id="mp-h"')[1].split("</section>")[0]
 
 
 def _mp_about(html: str, word: str) -> set[str]:
     """The recipients of the MPs still to send whose text holds ``word``."""
     out = set()
-    for card in _private_part(html).split('class="card topost"')[1:]:
-        m = re.search(r"<span>MP à ([^<]+)</span>", card)
+    for card in _private_part(html).split('class="card post-group')[1:]:
+        m = re.search(r'<h3 id="gh-[0-9a-f]+">(?:J\d+ — )?MP à ([^<]+)</h3>', card)
         if m and word in card:
             out.add(m.group(1))
     return out

@@ -104,18 +104,20 @@ def test_todo_buttons_come_back_to_their_item_and_overdue_is_marked(
     dash = reverse("gm_dashboard", args=[world.game.slug])
     v = service.view_for(world.game, "game_master")
     ruling = next(w for w in v["work"] if w["action"] == "record_constraint")
-    key = item_key(2, ruling)
+    item = next(w for w in v["work"] if w["action"] == "set_theme")
+    key = item_key(2, item)
     page = _page(gm.get(dash))
-    assert f'name="next" value="{dash}#todo-{key}"' in page
+    assert f'id="todo-{key}"' in page
     assert "J2 10:00</strong>." in page and "jour J2" not in page  # said once
     r = gm.post(reverse("gm_todo", args=[world.game.slug]), {"key": key, "op": "take"})
     assert r.status_code == 302 and r["Location"] == f"{dash}#todo-{key}"
-    # a verdict button comes back to its item too
+    # the day's constraints are one list: its submit comes back to it
+    assert 'id="contraintes"' in page and f'value="{ruling["args"]["player"]}"' in page
     r = gm.post(
-        reverse("gm_action", args=[world.game.slug, "record_constraint"]),
-        {"player": ruling["args"]["player"], "day": "2", "next": f"{dash}#todo-{key}"},
+        reverse("gm_constraints", args=[world.game.slug]),
+        {"day": "2", "player": ruling["args"]["player"]},
     )
-    assert r.status_code == 302 and r["Location"] == f"{dash}#todo-{key}"
+    assert r.status_code == 302 and r["Location"] == f"{dash}#contraintes"
     # a key that is not ours goes to the list's heading
     r = gm.post(reverse("gm_todo", args=[world.game.slug]), {"key": "x'><b", "op": "take"})
     assert r["Location"] == f"{dash}#todo-h"

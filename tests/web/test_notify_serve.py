@@ -108,20 +108,23 @@ def post_form(s: requests.Session, url: str, data: dict[str, str], page_url: str
 
 
 def _private(page: str) -> str:
-    return html.unescape(page).split("Messages privés à envoyer")[1].split("déjà posté")[0]
+    """The MPs still to send ("À poster", every day: ``?jour=tous``), one card each
+    (``>MP à `` heads a card)."""
+    part = html.unescape(page).split('id="mp-h"')[1].split("</section>")[0]
+    return re.sub(r'<h3 id="gh-[0-9a-f]+">(?:J\d+ — )?MP à ', "<span>MP à ", part)
 
 
 def test_done_when_on_the_demo(server: tuple[str, Any, Any]) -> None:
     base, smtp, pushes = server
     mj = login(base, "Mj", DEMO_GM_PASSWORD)
     # before anyone has looked: private messages of the past days are due by MP
-    before = _private(mj.get(f"{base}/mj/demo/a-poster/").text)
+    before = _private(mj.get(f"{base}/mj/demo/a-poster/?jour=tous").text)
     assert "<span>MP à " in before
     players = [f"Joueur{i:02d}" for i in range(1, 29)]
     for name in players:
         s = login(base, name, DEMO_PLAYER_PASSWORD)
         assert s.get(f"{base}/partie/demo/moi/").status_code == 200
-    after = _private(mj.get(f"{base}/mj/demo/a-poster/").text)
+    after = _private(mj.get(f"{base}/mj/demo/a-poster/?jour=tous").text)
     assert "Aucun MP à envoyer." in after and "<span>MP à " not in after
     seen = html.unescape(mj.get(f"{base}/mj/demo/remise/").text)
     assert "lu le J" in seen and "non lu" not in seen.split("Qui a lu quoi")[1]
@@ -130,7 +133,7 @@ def test_done_when_on_the_demo(server: tuple[str, Any, Any]) -> None:
         mj, f"{base}/mj/demo/remise/", {"op": "setting", "delivery": "mp", "delivery_delay": "6"}
     )
     assert r.status_code == 302
-    by_mp = _private(mj.get(f"{base}/mj/demo/a-poster/").text)
+    by_mp = _private(mj.get(f"{base}/mj/demo/a-poster/?jour=tous").text)
     assert by_mp.count("<span>MP à ") >= before.count("<span>MP à ") > 0
 
     # a player asks to be told (e-mail confirmed, this browser subscribed)

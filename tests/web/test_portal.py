@@ -206,7 +206,7 @@ REQUEST_ARGS: dict[str, dict[str, Any]] = {
     "last_breath": {"character": "halus"},
     "guess_ronde": {"order": ["alice", "woody", "pierrot"]},
     "send_items": {"to": "Mj2", "items": ["item_lamp", "item_home_box"]},
-    "use_joker": {"items": ["item_cards"]},
+    "use_joker": {"to": "Mj2", "items": ["item_cards"]},
     "chorus_vote": {"action": "investigate", "player": "Bob", "as": "woody"},
 }
 
@@ -296,8 +296,10 @@ def test_forms_only_for_actions_the_player_may_take_now(
     joker = joker[: joker.index("</details>")]
     assert "Jeu de cartes" in joker and "item_" not in visible(joker)
     assert len(re.findall(r"<option value=\"item_", joker)) == 3
-    client.post(reverse("player_request", args=["seul", "use_joker"]), {"items": "item_cards"})
-    assert Request.objects.get(action="use_joker").args == {"items": ["item_cards"]}
+    client.post(
+        reverse("player_request", args=["seul", "use_joker"]), {"to": "Mj", "items": "item_cards"}
+    )
+    assert Request.objects.get(action="use_joker").args == {"to": "Mj", "items": ["item_cards"]}
     deliveries = page[page.index('id="power-send_items"') :]
     assert "multiple" in deliveries[: deliveries.index("</details>")]
     client.post(

@@ -434,7 +434,7 @@ def test_every_kind_of_write_records_once(
     c = gm
     if who == "player":
         c = Client()
-        c.force_login(world.users["Hal"])
+        c.force_login(world.users["Dan"])  # (Halus: an anonymous complaint, R5.6)
     seat = accounts.add_player(world.game, "Nouveau")
     data = {k: (str(seat.pk) if v == "SEAT" else v) for k, v in data.items()}
     target = url(slug)
@@ -479,7 +479,7 @@ def test_a_request_refused_then_sent_again_is_refused_again_not_already_sent(
 
     clock("J2 10:00")
     hal = Client()
-    hal.force_login(world.users["Hal"])
+    hal.force_login(world.users["Dan"])  # (Halus: an anonymous complaint, R5.6)
     url = reverse("player_request", args=[world.game.slug, "complain"])
     refused = {"trial": "99", "form_token": "jeton-demande-refusee1"}
     for _ in range(2):
@@ -545,7 +545,7 @@ def test_accepting_a_request_and_striking_record_once(world: World, clock: Any) 
     )
     clock("J2 11:00")
     hal = Client()
-    hal.force_login(world.users["Hal"])
+    hal.force_login(world.users["Dan"])  # (Halus: an anonymous complaint, R5.6)
     hal.post(reverse("player_request", args=[slug, "complain"]), {"trial": "1"})
     req = Request.objects.get(game=world.game)
     url = reverse("gm_request", args=[slug, req.pk, "accept"])

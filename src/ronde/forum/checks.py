@@ -4,6 +4,10 @@ Each helper returns a :class:`Suggestion` (``met``: what the evidence suggests,
 ``evidence``: the posts or lines it rests on, ``text``: French). None of them
 records anything: a game master reads the suggestion and records a verdict.
 
+Pasted pages show some of a player's posts, never all of his day (other topics, other
+pages): they can prove a constraint met, never that it was not. Without the proof a
+helper says ``met=None``, « à vérifier » (:data:`UNSETTLED`), never « non respectée ».
+
 - :func:`cell_posts`: two posts at least 6 hours apart on the day, each from a
   cell with y < 0 (Little Mermaid, R7.10.2), x > 0 (Halus, R7.11.2), x < 0
   (Woody, R7.12.2), y > 0 (Pierrot, R7.13.2), or from one given cell (the
@@ -40,11 +44,16 @@ AREAS: dict[str, tuple[str, Callable[[int, int], bool]]] = {
 }
 
 
+#: what a helper adds when the pages it read cannot settle the constraint
+UNSETTLED = "à vérifier : ces pages ne montrent pas toute sa journée"
+
+
 @dataclass
 class Suggestion:
-    """What the evidence suggests; a game master rules."""
+    """What the evidence suggests (``None``: nothing the pages read can settle, to
+    check); a game master rules."""
 
-    met: bool
+    met: bool | None
     text: str
     evidence: list[str] = field(default_factory=list)
 
@@ -107,7 +116,7 @@ def cell_posts(
     )
     if any(p.stamp is None for p in others):
         text += " (certains messages n'ont pas de tampon de case)"
-    return Suggestion(False, text, [_ref(p) for p in mine])
+    return Suggestion(None, f"{text} — {UNSETTLED}", [_ref(p) for p in mine])
 
 
 _QUESTION = re.compile(r"[^?!.…\n]*\?+")
@@ -126,9 +135,11 @@ def questions(
         if len(found) >= 2:
             return Suggestion(True, f"{player} : {len(found)} questions", [_ref(p), *found[:4]])
     if best[1] is None:
-        return Suggestion(False, f"{player} : aucune question dans ses messages")
+        return Suggestion(None, f"{player} : aucune question dans ses messages — {UNSETTLED}")
     return Suggestion(
-        False, f"{player} : au plus {best[0]} question(s) par message", [_ref(best[1])]
+        None,
+        f"{player} : au plus {best[0]} question(s) par message — {UNSETTLED}",
+        [_ref(best[1])],
     )
 
 
@@ -184,7 +195,9 @@ def prompter_sentence(
         if m is not None:
             how = "telle quelle" if m.changed is None else f"un mot changé : {m.changed}"
             return Suggestion(True, f"{player} : phrase trouvée, {how}{note}", [_ref(p), m.found])
-    return Suggestion(False, f"{player} : phrase introuvable (au plus un mot changé){note}")
+    return Suggestion(
+        None, f"{player} : phrase introuvable (au plus un mot changé){note} — {UNSETTLED}"
+    )
 
 
 #: A69: a post of 3 to 20 written lines; under 3 lines but longer than this, the MJs judge

@@ -370,7 +370,7 @@ def check_command(
         s = prompter_sentence(posts, pseudo, sentence, day=day, start=g.start)
     else:
         raise _fail(f"pas d'aide pour la contrainte de ce Personnage ({character})")
-    typer.echo(("Suggestion : remplie" if s.met else "Suggestion : NON remplie") + f" — {s.text}")
+    typer.echo(f"Suggestion : {_verdict_fr(s.met)} — {s.text}")
     for e in s.evidence:
         typer.echo(f"  • {e}")
     typer.echo("(Les MJ décident : ronde act … record_constraint player=… day=… met=…)")
@@ -434,8 +434,13 @@ def mime_command(
         mime=mime,
         model_day_before=read(before) if before else "",
     )
-    typer.echo(("Suggestion : remplie" if r.met else "Suggestion : NON remplie") + f" — {r.text}")
+    typer.echo(f"Suggestion : {_verdict_fr(r.met)} — {r.text}")
     for line in r.matched:
         typer.echo(f"  = {line}")
     for problem in r.evidence:
         typer.echo(f"  ! {problem}")
+
+
+def _verdict_fr(met: bool | None) -> str:
+    """A helper's suggestion in French (``None``: the pages cannot settle it)."""
+    return "à vérifier" if met is None else ("remplie" if met else "NON remplie")

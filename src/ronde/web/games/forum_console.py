@@ -501,11 +501,12 @@ def _suggest(
     return Helper(pseudo, character, day, s.met, s.text, list(s.evidence))
 
 
-def constraint_verdicts(game: Game) -> dict[tuple[str, int], str]:
-    """Constraints already judged: (player, day) -> "respectée" / "non respectée"."""
+def judged_labels(verdicts: Mapping[tuple[str, int], Action]) -> dict[tuple[str, int], str]:
+    """Constraints already judged (:func:`service.constraint_verdicts`, the one reading
+    of them): (player, day) -> "respectée" / "non respectée"."""
     return {
-        key: "respectée" if a.args.get("met") else "non respectée"
-        for key, a in service.constraint_verdicts(game).items()
+        key: "respectée" if service.verdict_met(a) else "non respectée"
+        for key, a in verdicts.items()
     }
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from ronde.catalog import default_catalog
 from ronde.engine.names import BY_ID, CAUSES_FR
+from ronde.forum.render import KINDS_FR
 
 from . import vocabulary
 
@@ -27,7 +28,7 @@ TRIAL_STATUS = {
     "concluded": gettext_lazy("conclu, verdict à annoncer"),
     "just": gettext_lazy("juste"),
     "unjust": gettext_lazy("injuste"),
-    "lapsed": gettext_lazy("caduc (moins de 4 plaintes)"),
+    "lapsed": gettext_lazy("annulé faute de plaintes"),
     "cancelled": gettext_lazy("annulé (vice de procédure)"),
     "void": gettext_lazy("sans objet"),
 }
@@ -361,8 +362,10 @@ TEMPLATE_NAMES = {
     "asleep.txt": gettext_lazy("Joueur endormi"),
     "day_summary.txt": gettext_lazy("Résumé du jour"),
     "diva_public.txt": gettext_lazy("Message public de la Diva"),
+    "excerpt.txt": gettext_lazy("Extraits de MP pour Alice (MP)"),
     "final_reveal.txt": gettext_lazy("Fin de la partie"),
     "forbidden_items.txt": gettext_lazy("Objets interdits"),
+    "hero_declaration.txt": gettext_lazy("Déclaration du Héros tragique"),
     "pianist_fallen.txt": gettext_lazy("Chute du Pianiste"),
     "reminder_j13.txt": gettext_lazy("Rappel du J13 13:13"),
     "role_reveal.txt": gettext_lazy("Rôle révélé (MP du J1)"),
@@ -382,4 +385,7 @@ def template_name(name: object) -> str:
     found = TEMPLATE_NAMES.get(key)
     if found is not None:
         return str(found)
+    kind = KINDS_FR.get(key.removesuffix(".txt"))
+    if kind is not None:  # a template added since: the forum's own name of its messages
+        return kind[:1].upper() + kind[1:]
     return _("Modèle « %(n)s »") % {"n": key.removesuffix(".txt").replace("_", " ")}

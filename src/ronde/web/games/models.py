@@ -360,6 +360,28 @@ class TodoMark(models.Model):
         constraints = (models.UniqueConstraint(fields=["game", "key"], name="one_mark_per_item"),)
 
 
+class ConstraintHint(models.Model):
+    """What a forum helper suggested for one player's constraint on one day, read from
+    pasted pages (the dashboard's list of the day's constraints shows the latest):
+    ``met`` (``None``: the pages cannot settle it, to check), its text and evidence.
+    A suggestion, never a verdict: the game masters judge."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="constraint_hints")
+    player = models.CharField(max_length=60)
+    day = models.PositiveSmallIntegerField()
+    met = models.BooleanField(null=True, blank=True)
+    text = models.TextField(blank=True)
+    evidence = models.JSONField(default=list, blank=True)
+    read_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    read_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("read_at", "id")
+        indexes = (models.Index(fields=["game", "day"], name="hint_by_game_day"),)
+
+
 class EternaltwinLink(models.Model):
     """A Ronde account's Eternaltwin account: its user id (a uuid, which never changes),
     never its display name alone (names change and can be imitated).

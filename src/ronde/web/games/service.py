@@ -25,7 +25,7 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ from django.db import IntegrityError, transaction
 
 from ronde.catalog import default_catalog
 from ronde.engine.clock import PARIS
+from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.game import Game as EngineGame
@@ -73,6 +74,7 @@ __all__ = [
     "preview",
     "preview_strike",
     "record",
+    "record_many",
     "set_clock",
     "start",
     "stored_events",
@@ -404,6 +406,77 @@ def _minute(t: datetime) -> datetime:
 #: the code of a request already decided by another game master (nothing recorded)
 REQUEST_DECIDED = "request_decided"
 
+#: the code of a command of a batch left out by its ``skip`` (nothing recorded for it)
+SKIPPED = "skipped"
+
+
+def record_many(
+    game: Game,
+    user: User | None,
+    commands: Sequence[tuple[str, str, dict[str, Any]]],
+    *,
+    note: str = "",
+    skip: Callable[[int], str] | None = None,
+) -> list[Outcome]:
+    """Record several ``(action, by, args)`` at the game's now in ONE locked write (a
+    day's list of verdicts): the timers due first, then each command in order; one
+    :class:`Outcome` per command. A command the engine refuses writes nothing and the
+    others still record; ``skip(i)``, asked under the lock, gives a reason (French) to
+    leave command ``i`` out (already recorded by another game master …), "" to record
+    it. Nothing recorded at all writes nothing.
+
+    Raises:
+        Conflict: another writer appended between our read and our write.
+    """
+    # as :func:`record`: no control character enters a game, every argument is checked
+    note = clean(note)
+    commands = [(action, clean(by), clean_value(args)) for action, by, args in commands]
+    try:
+        with transaction.atomic():
+            row = _locked(game.pk)
+            if not row.started:
+                return [
+                    Outcome(False, "game_not_running", "La partie n'a pas commencé.")
+                    for _c in commands
+                ]
+            t = clocks.game_now(row)
+            base = load(row)
+            clock = base.state.clock
+            when = t if clock is None or t >= clock else clock  # now is never a correction
+            fields = ("clock_at",) if clocks.advance_to(row, when) else ()
+            outcomes: list[Outcome] = []
+            items: list[tuple[EngineEvent, Action | None, Any]] = []
+            u = eventstore.user_or_none(user)
+            try:
+                fired = base.advance(when)
+                items.extend((e, None, None) for e in fired)
+                for i, (action, by, args) in enumerate(commands):
+                    why = skip(i) if skip is not None else ""
+                    if why:
+                        outcomes.append(Outcome(False, SKIPPED, why))
+                        continue
+                    planned = Planned(action, by, when, dict(args))
+                    try:
+                        _check_command(action, by, args)
+                        own = base.execute(planned.command())
+                    except RuleViolation as rv:
+                        outcomes.append(Outcome(False, rv.code, rv.message))
+                        continue
+                    saved = corrections.save_action(row, planned, user, note, None, t)
+                    items.extend((e, saved, u) for e in own)
+                    outcomes.append(Outcome(True, events=list(own), action=saved))
+                if any(o.ok for o in outcomes):
+                    rows = eventstore.append(row, items, at=t)
+                    _commit(row, base, rows, fields=fields)
+                elif fired:
+                    eventstore.drop(row.pk)  # timers fired in memory only: forget them
+            except BaseException:
+                eventstore.drop(row.pk)
+                raise
+            return outcomes
+    except IntegrityError:
+        raise Conflict() from None
+
 
 def _still_pending(request: Request) -> bool:
     """Whether a player's request may still be accepted, read under the game's lock: two
@@ -497,7 +570,9 @@ def standing_actions(game: Game) -> list[Action]:
 
 def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
     """The constraint verdicts recorded and applied (not struck, not refused), by
-    (player, day): the latest of each (the console's to-do list, the forum's checks)."""
+    (player, day): the latest of each. The one reading of them: the console's to-do
+    list and constraint list, the forum's helpers (each verdict's value is
+    :func:`verdict_met`)."""
     out: dict[tuple[str, int], Action] = {}
     rows = Action.objects.filter(
         game=game, action="record_constraint", struck=False, outcome="applied"
@@ -508,3 +583,12 @@ def constraint_verdicts(game: Game) -> dict[tuple[str, int], Action]:
         except (TypeError, ValueError):
             continue
     return out
+
+
+def verdict_met(action: Action) -> bool:
+    """Whether a recorded ``record_constraint`` found the constraint met, read as the
+    engine reads it (``met`` left out means met, A1; ``"non"``, ``"false"`` … mean not)."""
+    try:
+        return Command(action.action, action.by, action.at, dict(action.args)).flag("met", True)
+    except RuleViolation:
+        return True  # (never applied: the engine refused it)

@@ -1,7 +1,6 @@
 """The forum bridge in the console: read a pasted thread page, confirm and record its
 steps at their forum times, the helpers' suggestions beside each constraint to
-judge; "À poster" (announcements and private messages in forum markup) and the
-game's forum templates."""
+judge; the game's forum templates ("À poster" is :mod:`.views_post`)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from ronde.engine.clock import format_time
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE
 from ronde.forum.apply import plan, record_or_refuse
@@ -24,10 +22,10 @@ from ronde.forum.render import ForumContext, check_template, forum_messages, tem
 from ronde.forum.render import render as render_message
 from ronde.text import clean
 
-from . import delivery, service
 from . import forum_console as fc
+from . import judging, service
 from .access import gm_page
-from .models import Action, ForumTemplate, Game, GameMaster, Posting, Request
+from .models import Action, ForumTemplate, Game, GameMaster, Request
 from .views_gm import _diff_rows
 
 MAX_UPLOAD = 5 * 1024 * 1024
@@ -103,6 +101,16 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
         "before": str(request.POST.get("registre_before", "")),
         "model_name": str(request.POST.get("registre_model_name", "")),
     }
+    helpers = fc.helpers(
+        v,
+        posts,
+        game.start,
+        day,
+        sentence=str(request.POST.get("sentence", "")),
+        registre=registre,
+        judged=fc.judged_labels(service.constraint_verdicts(game)),
+    )
+    judging.remember(game, helpers, request.user)  # the dashboard's list shows them
     ctx.update(
         {
             "result": result,
@@ -116,15 +124,7 @@ def _read(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any])
             "participation": fc.participation_rows(posts, game.start, fc._gm_names(game))
             if result.kind == "rehearsals"
             else None,
-            "helpers": fc.helpers(
-                v,
-                posts,
-                game.start,
-                day,
-                sentence=str(request.POST.get("sentence", "")),
-                registre=registre,
-                judged=fc.constraint_verdicts(game),
-            ),
+            "helpers": helpers,
             "helper_day": day,
             "next": reverse("gm_forum", args=[game.slug]),
         }
@@ -316,65 +316,7 @@ def _renumber(request: HttpRequest, game: Game, shift: list[Action]) -> list[_Re
     return again
 
 
-# -- À poster -----------------------------------------------------------------------------------
-@gm_page
-def to_post(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """Everything to post or send, in order; each can be marked posted (who, when)."""
-    if not game.started:
-        return redirect("gm_setup", slug=game.slug)
-    if request.method == "POST" and request.POST.get("op") == "unmark":
-        Posting.objects.filter(game=game, key=str(request.POST.get("key", ""))).delete()
-        messages.info(request, "Remis dans la liste « À poster ».")
-        return redirect(reverse("gm_to_post", args=[game.slug]) + "#a-poster")
-    if request.method == "POST":
-        key = str(request.POST.get("key", ""))
-        item = next((m for m in delivery.to_post(game, request.user).items if m.key == key), None)
-        if item is None:
-            messages.error(request, "Message introuvable (la partie a changé ?).")
-        elif fc.mark_posted(game, key, f"{item.when} — {item.where}", request.user):
-            verb = "posté" if item.public else "envoyé"
-            messages.success(request, f"Marqué {verb} : {item.when} — {item.where}.")
-        else:
-            messages.info(request, "Déjà marqué par un autre MJ.")
-        return redirect(reverse("gm_to_post", args=[game.slug]) + "#a-poster")
-    listed = delivery.to_post(game, request.user)  # the MPs still due, one per recipient
-    items = listed.items
-    names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
-    for m in items:
-        if m.posting is not None:
-            m.posting.who = names.get(m.posting.posted_by_id or 0) or (  # type: ignore[attr-defined]
-                m.posting.posted_by.get_username() if m.posting.posted_by else "?"
-            )
-            m.posting.when = format_time(game.start, m.posting.posted_at)  # type: ignore[attr-defined]
-    who = str(request.GET.get("pour", ""))
-    pending = [m for m in items if m.posting is None]
-    if who == "fv":
-        pending = [m for m in pending if m.public]
-    elif who:
-        pending = [m for m in pending if who in m.recipients]
-    recipients = sorted({r for m in items for r in m.recipients}, key=str.casefold)
-    keys = listed.keys
-    # posted, then changed or undone by a correction: the forum may need a correction too
-    gone = [p for p in Posting.objects.filter(game=game).order_by("posted_at") if p.key not in keys]
-    return render(
-        request,
-        "games/gm_post.html",
-        {
-            "game": game,
-            "gm": gm,
-            "public": [m for m in pending if m.public],
-            "private": [m for m in pending if not m.public],
-            "done": [m for m in items if m.posting is not None],
-            "recipients": recipients,
-            "who": who,
-            "n_pending": len([m for m in items if m.posting is None]),
-            "gone": gone,
-            "waiting": listed.waiting,
-            "n_seen": sum(1 for d in listed.waiting if d.seen),
-        },
-    )
-
-
+# -- the forum templates ------------------------------------------------------------------
 @gm_page
 def templates(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     """The game's forum templates: each editable, with a preview on a message of the game."""

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from ronde.engine.clock import PARIS, day_of, day_start, format_time
+from ronde.engine.clock import PARIS, day_of, day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
 from ronde.engine.events import PlayerReplaced, from_json
@@ -29,7 +29,9 @@ from ronde.engine.views import View, view
 
 from . import (
     accounts,
+    clocks,
     etwin_links,
+    judging,
     labels,
     nights,
     notify,
@@ -41,7 +43,17 @@ from . import (
 )
 from .access import gm_page
 from .describe import describe
-from .models import Action, Game, GameMaster, Invitation, Membership, Request, TodoMark
+from .models import (
+    Action,
+    ConstraintHint,
+    Game,
+    GameMaster,
+    Invitation,
+    Membership,
+    Posting,
+    Request,
+    TodoMark,
+)
 
 _KIND_FR = {
     "announce": "annonce",
@@ -58,7 +70,7 @@ def deadline_label(start: date, iso: str | None) -> str:
     if not iso:
         return ""
     t = datetime.fromisoformat(iso)
-    text = format_time(start, t)
+    text = vocabulary.game_time_label(start, t)
     if text.endswith(" 00:00") and text.startswith("J"):
         return f"fin du J{int(text[1:].split()[0]) - 1}"
     return text
@@ -93,6 +105,8 @@ def _work(
     back = reverse("gm_dashboard", args=[game.slug])
     out = []
     for i, w in enumerate(v["work"]):
+        if w.get("action") == "record_constraint":
+            continue  # judged as one list (:mod:`.judging`)
         key = item_key(day, w)
         mark = marks.get(key)
         item: dict[str, Any] = {
@@ -128,9 +142,9 @@ def _work(
             found = verdicts.get((str(args.get("player")), int(args.get("day", 0))))
             if found is not None:
                 item["verdict"] = {
-                    "met": bool(found.args.get("met", True)),
+                    "met": service.verdict_met(found),
                     "by": names.get(found.recorded_by_id or 0, ""),
-                    "at": format_time(game.start, found.at),
+                    "at": vocabulary.game_time_label(game.start, found.at),
                 }
         out.append(item)
     out.sort(key=lambda x: x["done"])  # ticked-off items last, the rest by deadline
@@ -177,6 +191,7 @@ def _dashboard_context(
     night_day, night = nights.last_night(eng)
     midnight_day, midnight = nights.next_midnight(eng, (game.pk, game.version))
     j1 = day_start(game.start, 1)
+    judge = judging.rows(game, v)
     return {
         "game": game,
         "gm": gm,
@@ -185,10 +200,18 @@ def _dashboard_context(
         "game_now": vocabulary.game_time_label(game.start, t),
         "before_j1": t < j1,
         "j1": j1,
-        "next_timer": format_time(eng.state.start, due) if due else None,
+        "next_timer": vocabulary.game_time_label(game.start, due) if due else None,
         "trials": _trial_rows(v),
         "duties": [p for p in v["players"] if p["masked"] and p["constraint_today"]],
         "work": _work(request, game, v, choices, now=t),
+        "manual": clocks.is_manual(game),
+        "now_label": vocabulary.game_time_label(game.start, t),
+        "next_label": vocabulary.game_time_label(game.start, due) if due else "",
+        "midnight_label": _midnight_label(game, eng, t),
+        "clock_back": reverse("gm_dashboard", args=[game.slug]),
+        "clock_id": "d",
+        "judge": judge,
+        "judge_open": sum(1 for r in judge if r.verdict is None),
         "night_day": night_day,
         "night": [x for x in night if x.kind != "message"],
         "night_messages": [x for x in night if x.kind == "message"],
@@ -236,10 +259,17 @@ def dashboard(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     )
 
 
+def _midnight_label(game: Game, eng: Any, t: datetime) -> str:
+    """The next midnight (a manual game's "play the night"), "" past the game."""
+    m = day_start(game.start, max(day_of(game.start, t), 0) + 1)
+    return vocabulary.game_time_label(game.start, m) if m <= clocks.bounds(eng)[1] else ""
+
+
 def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
     """What the dashboard shows besides the engine (whose version is the cache's key),
     read as stored by hand-written queries (:mod:`.rawrows`): the day's to-do marks,
-    the pending requests with their player, the game masters' seats. The page is built
+    the pending requests with their player, the game masters' seats, the marks of "À
+    poster" (the navigation's count), the forum helpers' suggestions. The page is built
     again when any of it changes."""
     conn = connections[DEFAULT_DB_ALIAS]
     sqls = _DASHBOARD_SQL.get(conn.vendor)
@@ -247,6 +277,8 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
         qn = conn.ops.quote_name
         marks, requests = qn(TodoMark._meta.db_table), qn(Request._meta.db_table)
         members, seats = qn(Membership._meta.db_table), qn(GameMaster._meta.db_table)
+        postings = qn(Posting._meta.db_table)
+        hints = qn(ConstraintHint._meta.db_table)
         mark_cols = ("id", "key", "text", "taken_by_id", "taken_at", "done_by_id", "done_at")
         req_cols = ("id", "action", "args", "created_at", "status")
         sqls = _DASHBOARD_SQL[conn.vendor] = (
@@ -257,15 +289,21 @@ def _dashboard_rows(game: Game, day: int) -> tuple[Any, ...]:
             f"WHERE r.{qn('game_id')} = %s AND r.{qn('status')} = %s ORDER BY r.{qn('id')}",
             f"SELECT {qn('id')}, {qn('user_id')}, {qn('name')} FROM {seats} "
             f"WHERE {qn('game_id')} = %s ORDER BY {qn('id')}",
+            # the navigation's "À poster" count
+            f"SELECT COUNT(*), MAX({qn('id')}) FROM {postings} WHERE {qn('game_id')} = %s",
+            # the forum helpers' suggestions beside the constraints to judge
+            f"SELECT COUNT(*), MAX({qn('id')}) FROM {hints} WHERE {qn('game_id')} = %s",
         )
     return (
         rawrows.key(sqls[0], [game.pk, day]),
         rawrows.key(sqls[1], [game.pk, Request.PENDING]),
         rawrows.key(sqls[2], [game.pk]),
+        rawrows.key(sqls[3], [game.pk]),
+        rawrows.key(sqls[4], [game.pk]),
     )
 
 
-_DASHBOARD_SQL: dict[str, tuple[str, str, str]] = {}
+_DASHBOARD_SQL: dict[str, tuple[str, str, str, str, str]] = {}
 
 
 @require_POST
@@ -299,6 +337,55 @@ def todo_mark(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     return redirect(f"{reverse('gm_dashboard', args=[game.slug])}#{anchor}")
 
 
+@require_POST
+@gm_page
+def judge_constraints(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
+    """The day's list of constraints: every one listed (``player``) is respected but those
+    ticked (``failed``), recorded in one locked write (:func:`.judging.record`)."""
+    back = f"{reverse('gm_dashboard', args=[game.slug])}#contraintes"
+    day = _int(request.POST.get("day"))
+    players = [str(p)[:60] for p in request.POST.getlist("player")][:200]
+    failed = {str(p)[:60] for p in request.POST.getlist("failed")}
+    if day is None or not players:
+        messages.error(request, _("Aucune contrainte à juger dans ce formulaire."))
+        return redirect(back)
+    unknown = failed - set(players)
+    if unknown:
+        messages.error(request, _("Joueur coché absent de la liste : rien n'est enregistré."))
+        return redirect(back)
+    try:
+        done = judging.record(game, request.user, gm.name, day, players, failed)
+    except service.Conflict:
+        messages.warning(request, service.Conflict.message)
+        return redirect(back)
+    ok = [(p, met) for p, met, out in done if out.ok]
+    if ok:
+        bad = sum(1 for _p, met in ok if not met)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d verdict du J%(d)d enregistré (%(b)d non respectée).",
+                "%(n)d verdicts du J%(d)d enregistrés (%(b)d non respectées).",
+                len(ok),
+            )
+            % {"n": len(ok), "d": day, "b": bad},
+        )
+    for p, _met, out in done:
+        if out.ok:
+            for e in out.events:
+                if getattr(e, "public", False):
+                    messages.info(
+                        request, _("Annonce : %(text)s") % {"text": getattr(e, "text", "")}
+                    )
+        elif out.code == service.SKIPPED:
+            messages.info(request, f"{p} : {out.message}")
+        else:
+            messages.error(
+                request, _("%(p)s : refusé par les règles : %(m)s") % {"p": p, "m": out.message}
+            )
+    return redirect(back)
+
+
 def player_label(p: dict[str, Any]) -> str:
     """« Ana — Alice » (« démasqué » after it): the game masters' picker label."""
     label = f"{p['pseudo']} — {french_name(p['character'] or p['original'] or 'extra')}"
@@ -318,9 +405,25 @@ def _choices(game: Game, v: View, now: datetime | None = None) -> vocabulary.Cho
             status += ", à annoncer"
         accused = ", ".join(t["accused"])
         trials.append((t["number"], f"n°{t['number']} — {accused} ({t['supposed_fr']}, {status})"))
+    # masked as the players know it: the accused of a verdict not announced yet still is
+    waiting = {
+        a
+        for t in v["trials"]
+        if t["status"] in ("just", "unjust") and not t.get("announced", True)
+        for a in t["accused"]
+    }
     return vocabulary.Choices(
         players=[(p["pseudo"], player_label(p)) for p in players],
         trials=trials,
+        ended=frozenset(
+            int(t["number"])
+            for t in v["trials"]
+            if t["status"] != "open"
+            and not (t["status"] in ("just", "unjust") and not t.get("announced", True))
+        ),
+        accusable=[
+            (p["pseudo"], player_label(p)) for p in players if p["masked"] or p["pseudo"] in waiting
+        ],
         gms=list(GameMaster.objects.filter(game=game).values_list("name", flat=True)),
         start=game.start,
         now=now or service.game_now(game),
@@ -448,7 +551,7 @@ def _one_verdict(
     back = str(data.get("next", "")) or reverse("gm_dashboard", args=[game.slug])
     if not back.startswith("/") or back.startswith("//"):
         back = reverse("gm_dashboard", args=[game.slug])
-    was = bool(previous.args.get("met", True))
+    was = service.verdict_met(previous)
     verdict = _("respectée") if was else _("non respectée")
     names = dict(GameMaster.objects.filter(game=game).values_list("user_id", "name"))
     who = names.get(previous.recorded_by_id or 0, "?")
@@ -496,7 +599,7 @@ def _one_verdict(
             "was": verdict,
             "now_met": bool(args.get("met")),
             "who": who,
-            "at": format_time(game.start, previous.at),
+            "at": vocabulary.game_time_label(game.start, previous.at),
             "diff": _diff_rows(game, preview.preview),
             "token": preview.token,
             "previous": previous,
@@ -599,7 +702,10 @@ def _after_write(
 
 def _diff_rows(game: Game, diff: service.Diff) -> dict[str, Any]:
     def rows(events: list[EngineEvent]) -> list[dict[str, str]]:
-        return [{"time": format_time(game.start, e.at), "text": describe(e)} for e in events]
+        return [
+            {"time": vocabulary.game_time_label(game.start, e.at), "text": describe(e)}
+            for e in events
+        ]
 
     return {
         "removed": rows(diff.removed),

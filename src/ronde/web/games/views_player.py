@@ -26,11 +26,14 @@ from django.views.decorators.http import require_POST
 
 from ronde.catalog import default_catalog
 from ronde.engine.clock import day_of, parse_time
+from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
+from ronde.engine.events import MessageSent
 from ronde.engine.items import BOX_POINTS
+from ronde.engine.names import BY_ID
 from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
-from ronde.engine.views import View, view
+from ronde.engine.views import View, player_brief, view
 
 from . import delivery, labels, notify, rawrows, service, viewcache, vocabulary
 from .access import player_page
@@ -55,6 +58,11 @@ class Seen:
     today: View
     g: GameState
     seat: str
+    #: the engine's game (to ask its rules whether a power may be used now)
+    eng: Any = None
+    #: a copy of it the rules are asked on (unchanged by a refusal: kept until a command
+    #: is accepted on it)
+    copy: Any = None
 
 
 def _player_view(request: HttpRequest, game: Game, member: Membership) -> Seen:
@@ -67,7 +75,7 @@ def _seen(eng: EngineGame, member: Membership) -> Seen:
     if seat is None:
         # replaced (replace_player): this account no longer plays
         raise Http404(_("Ce compte ne joue plus dans cette partie."))
-    return Seen(view(g, member.pseudo), today_view(g, seat), g, seat)
+    return Seen(view(g, member.pseudo), today_view(g, seat), g, seat, eng)
 
 
 # -- items, by French name ----------------------------------------------------------------
@@ -123,6 +131,47 @@ def _done(action: str, me: View) -> bool:
     return bool(check and check(me))
 
 
+#: a power used once a day, as the player's own view tells it (``me``, the day)
+_ONCE_A_DAY: dict[str, Any] = {
+    "ask": lambda me, day: any(q.get("day") == day for q in me.get("questions") or ()),
+    # a sleep chosen today starts tomorrow (``day`` of a sleeper: the day he sleeps)
+    "put_to_sleep": lambda me, day: any(s.get("day") == day + 1 for s in me.get("sleepers") or ()),
+    "order": lambda me, day: bool(me.get("ordered_today")),
+    "declare_not": lambda me, day: bool(me.get("declared_today")),
+    "reveal_secret": lambda me, day: any(s.get("day") == day for s in me.get("secrets") or ()),
+    # the Hero accuses his monster once he has one (R7.17)
+    "accuse_monster": lambda me, day: not me.get("monster_character"),
+    # the Hero hunts a monster: a new one only when the rules ask him for it (R7.17)
+    "designate_monster": lambda me, day: "new_target_due" in me and me["new_target_due"] is None,
+}
+
+
+def _done_today(action: str, me: View, day: int) -> bool:
+    check = _ONCE_A_DAY.get(action)
+    return bool(check and check(me, day))
+
+
+def offered_players(seen: Seen, action: str) -> list[str]:
+    """The players a form of ``action`` offers: the masked players other than himself,
+    as he knows the game (an accused whose verdict is not announced is still masked for
+    him, A77), less those his own power already named (Pierrot's sleepers, the Little
+    Mermaid's orders, the Hero's declarations)."""
+    brief = player_brief(seen.g, seen.seat)
+    me = seen.v["me"]
+    viewer = seen.v["viewer"]
+    masked = [p for p in brief["masked_players"] if p != viewer]
+    if action == "chorus_vote":
+        return sorted(masked, key=str.casefold)
+    used: set[str] = set()
+    if action == "put_to_sleep":
+        used = {str(x.get("player")) for x in me.get("sleepers") or ()}
+    elif action == "order":
+        used = {str(x.get("player")) for x in me.get("orders") or ()}
+    elif action == "declare_not":
+        used = {str(x) for x in me.get("declared") or ()}
+    return sorted((p for p in masked if p not in used), key=str.casefold)
+
+
 def _after_unmasking(seen: Seen) -> list[Spec]:
     """What the rules still give an unmasked player (R8.4: no trial action, no power):
     the Diva's last breath (R7.14.6) and the guess of the Ronde (R10.3, A71: masked or
@@ -161,11 +210,11 @@ def available_specs(seen: Seen, *, chorus: bool) -> list[Spec]:
     for s in specs:
         if s.name == "open_trial" and not today["may_open"]:
             continue
-        if s.name == "complain" and not today["complain_in"]:
-            continue
+        if s.name == "complain" and not (today["complain_in"] and today["anonymous"]):
+            continue  # a public complaint is a post in the trial's topic (R5.1)
         if s.name == "guess_ronde" and v.get("guess_made"):
             continue
-        if _done(s.name, v["me"]):
+        if _done(s.name, v["me"]) or _done_today(s.name, v["me"], int(today["day"])):
             continue
         if s.name == "last_breath":  # only once unmasked (R7.14.6)
             continue
@@ -190,7 +239,6 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     """
     v, today = seen.v, seen.today
     g = seen.g
-    pseudos = sorted({p.pseudo for p in g.players.values()} - {v["viewer"]}, key=str.casefold)
     open_trials = [
         (t["number"], _("n°%(n)s — %(who)s") % {"n": t["number"], "who": ", ".join(t["accused"])})
         for t in v["trials"]
@@ -213,6 +261,9 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     targets = [(c, labels.character(c)) for c in v["targets"]]
     out = []
     for s in available_specs(seen, chorus=chorus):
+        offered = offered_players(seen, s.name)
+        if not offered and any(a.kind in ("player", "accused") and a.required for a in s.args):
+            continue  # nobody he may name
         if s.name == "send_items":
             items = delivery_items(seen.g, seen.seat)
         elif s.name == "use_joker":
@@ -223,7 +274,8 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             items = []
         fields = field_choices(
             s,
-            players=pseudos,
+            players=offered,
+            characters=_characters_for(seen, s.name),
             trials=complain_in if s.name == "complain" else open_trials,
             targets=targets,
             gms=gms,
@@ -231,11 +283,29 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
             chorus_actions=today["chorus_actions"],
             catalog_items=_by_name(list(seen.g.catalog.deco)) if s.name == "order" else None,
         )
-        form: dict[str, Any] = {"spec": s, "fields": [f for f in fields if not f["arg"].ruling]}
+        shown = [f for f in fields if not f["arg"].ruling]
+        form: dict[str, Any] = {"spec": s, "fields": shown, "hidden": []}
+        if s.name == "complain":
+            # only an anonymous complaint is sent to the game masters (R5.6); a public
+            # one is a post in the trial's topic (R5.1)
+            form["fields"] = [f for f in shown if f["arg"].name != "anonymous"]
+            form["hidden"] = [("anonymous", "on")]
+            form["label"] = _("Porter plainte anonymement (par MP aux MJ)")
+            form["note"] = _(
+                "Une plainte publique est un message dans le sujet du Procès sur le forum "
+                "(la formule de la page) : les MJ la relèvent. Ici, seulement une plainte "
+                "anonyme, à l'heure où les MJ la reçoivent."
+            )
+        if s.name in _ONE_BY_ONE:
+            _keep_accepted(game, seen, s, form, _ONE_BY_ONE[s.name])
+        if any(f["arg"].required and f.get("choices") == [] for f in form["fields"]):
+            continue  # nothing it could name
+        if _refused_now(game, seen, s, form):
+            continue
         if s.name == "use_joker":
             form["note"] = _(
                 "Un Joker vous dispense de votre contrainte pour un jour. Envoyez d'abord "
-                "l'objet par MP dans le coffre d'un MJ, puis cette demande. "
+                "l'objet par MP dans le coffre d'un MJ, puis cette demande en nommant ce MJ. "
                 "Jokers restants : %(n)s."
             ) % {"n": seen.today["jokers_left"]}
         if s.name == "last_breath":
@@ -247,10 +317,146 @@ def power_forms(game: Game, seen: Seen, *, chorus: bool) -> list[dict[str, Any]]
     return out
 
 
+def _characters_for(seen: Seen, action: str) -> list[tuple[str, str]] | None:
+    """The Characters a form may name (``None``: every one): a question (Woody), the
+    chorus's investigation, the Diva's designations name a masked Character (R2.12), the
+    Diva never her own."""
+    if action == "ask":
+        return offered_characters(seen)
+    if action == "designate_monster":  # never his own Character (R7.17)
+        own = seen.v["me"].get("character")
+        return [(c, n) for c, n in offered_characters(seen) if c != own]
+    if action in ("chorus_vote", "designate", "last_breath"):
+        own = seen.v["me"].get("character") if action == "designate" else None
+        return [(c, n) for c, n in offered_characters(seen) if c not in ("extra", own)]
+    return None
+
+
+def publicly_fallen(seen: Seen) -> dict[str, int]:
+    """How many players of each Character everyone knows to be unmasked: the forum's
+    announcements of an unmasking (R8.1; those of a verdict not yet announced wait for
+    it, A77), and the unmasked identities he knows (a transfigured player's old
+    Character stays fallen)."""
+    fallen: dict[str, set[str]] = {}
+    log = seen.eng.log if seen.eng is not None else ()
+    for e in log:
+        if isinstance(e, MessageSent) and e.public and e.kind == "unmasking":
+            if e.data.get("held") is not None:
+                continue  # (published again when its verdict is announced)
+            character, who = e.data.get("character"), e.data.get("pseudo")
+            if isinstance(character, str) and isinstance(who, str):
+                fallen.setdefault(character, set()).add(who)
+    brief = player_brief(seen.g, seen.seat)
+    masked = set(brief["masked_players"])
+    for pseudo, character in (brief["known"] or {}).items():
+        if pseudo not in masked:
+            fallen.setdefault(character, set()).add(pseudo)
+    return {c: len(who) for c, who in fallen.items()}
+
+
+def offered_characters(seen: Seen) -> list[tuple[str, str]]:
+    """The Characters a question may name (Woody, R2.12): every one but those he knows
+    to be unmasked in full (all their players unmasked, as he knows the game; under A75
+    ``any_unmasked``, every one)."""
+    every = vocabulary.character_choices(extra=True)
+    if seen.g.opt("A75") == "any_unmasked":
+        return every
+    fallen = publicly_fallen(seen)
+    return [
+        (c, name)
+        for c, name in every
+        if c == "extra" or fallen.get(c, 0) < (BY_ID[c].players if c in BY_ID else 1)
+    ]
+
+
+#: refusals about the player's own power and the day, whatever he names (a window, a
+#: daily or a game-long limit): a form the rules refuse so now is not offered
+_NOT_NOW = frozenset({"out_of_window", "daily_limit", "power_exhausted"})
+
+
+#: and for some powers, a refusal about his own state whatever he names (Destiny's
+#: shift: only when the Character of her day is unmasked, as she knows the game)
+_NOT_NOW_TOO: dict[str, frozenset[str]] = {"shift_destiny": frozenset({"not_allowed"})}
+#: fields whose every option is asked of the rules: a complaint's legal target when
+#: anonymous; the Devil's Advocate and Chucky in a trial where they posted (A37); the
+#: Diva's last breath, never a Character she designated (R7.14.6)
+_ONE_BY_ONE: dict[str, str] = {
+    "complain": "trial",
+    "cancel_trial": "trial",
+    "shorten_trial": "trial",
+    "last_breath": "character",
+}
+
+
+def _askable(seen: Seen) -> bool:
+    """Whether the rules may be asked about his forms: not for the accused of a verdict
+    still to be announced (A77: a refusal could tell him the verdict)."""
+    viewer = seen.v["viewer"]
+    return seen.eng is not None and not any(
+        t["status"] == "concluded" and viewer in t["accused"] for t in seen.v["trials"]
+    )
+
+
+def _first_args(form: dict[str, Any]) -> dict[str, Any]:
+    """The form's arguments with the first choice of each field (hidden ones included)."""
+    args: dict[str, Any] = {name: True for name, _v in form.get("hidden", [])}
+    for f in form["fields"]:
+        choices = f.get("choices")
+        if not choices:
+            continue
+        value = choices[0][0]
+        if f["arg"].kind == "items":
+            value = str(value).split(",")
+        args[f["arg"].name] = value
+    return args
+
+
+def _refusal(game: Game, seen: Seen, action: str, args: dict[str, Any]) -> str | None:
+    """The code of the engine's refusal of ``action`` now (``None``: accepted), asked of
+    a copy of the game: nothing is recorded. The engine reads a player's command as he
+    knows the game (A77)."""
+    copy = seen.copy if seen.copy is not None else service.replayed(seen.eng)
+    now = service.game_now(game)
+    clock = copy.state.clock
+    at = now if clock is None or now >= clock else clock
+    try:
+        copy.execute(Command(action, seen.v["viewer"], at, args))
+    except RuleViolation as rv:
+        seen.copy = copy  # (a refused command changed nothing)
+        return rv.code
+    seen.copy = None
+    return None
+
+
+def _refused_now(game: Game, seen: Seen, spec: Spec, form: dict[str, Any]) -> bool:
+    """Whether the engine refuses ``spec`` now for a reason of the player's own (one of
+    :data:`_NOT_NOW`), with the form's first choices."""
+    if spec.chorus or not _askable(seen):
+        return False
+    code = _refusal(game, seen, spec.name, _first_args(form))
+    return code is not None and (code in _NOT_NOW or code in _NOT_NOW_TOO.get(spec.name, ()))
+
+
+def _keep_accepted(game: Game, seen: Seen, spec: Spec, form: dict[str, Any], name: str) -> None:
+    """Keep in the form's picker ``name`` only the options the rules accept for him now."""
+    if not _askable(seen):
+        return
+    for f in form["fields"]:
+        if f["arg"].name != name or not f.get("choices"):
+            continue
+        base = _first_args(form)
+        f["choices"] = [
+            (n, label)
+            for n, label in f["choices"]
+            if _refusal(game, seen, spec.name, {**base, f["arg"].name: n}) is None
+        ]
+
+
 def field_choices(
     spec: Spec,
     *,
     players: list[str],
+    characters: list[tuple[str, str]] | None = None,
     trials: list[tuple[int, str]],
     targets: list[tuple[str, str]] | None,
     gms: list[str],
@@ -271,20 +477,25 @@ def field_choices(
         elif arg.kind == "target":
             choices = list(targets) if targets is not None else vocabulary.character_choices()
         elif arg.kind == "character":
-            choices = vocabulary.character_choices()
+            choices = list(characters) if characters is not None else vocabulary.character_choices()
         elif arg.kind == "character_or_extra":
-            choices = vocabulary.character_choices(extra=True)
+            every = vocabulary.character_choices(extra=True)
+            choices = list(characters) if characters is not None else every
         elif arg.kind == "gm":
             choices = [(g, g) for g in gms]
         elif arg.kind == "choice":
             choices = list(arg.choices)
             if spec.name == "chorus_vote" and chorus_actions is not None:
                 choices = [c for c in choices if c[0] in chorus_actions]
+            if spec.name == "order" and not trials:  # no open trial to complain in
+                choices = [c for c in choices if c[0] != "complain"]
         elif arg.kind == "items" and items:
             choices = list(items)
             multiple = spec.name != "use_joker"
         elif arg.name == "item" and catalog_items:  # an item to take (the Mermaid's order)
             choices = list(catalog_items)
+        elif spec.name == "order" and arg.name == "trial":  # the trial of an order to complain
+            choices = list(trials)
         out.append({"arg": arg, "choices": choices, "multiple": multiple})
     return out
 
@@ -601,6 +812,12 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
     for arg in spec.args:  # a ruling of the game masters is never the player's to give
         if arg.ruling:
             args.pop(arg.name, None)
+    if action == "complain":
+        args["anonymous"] = True  # a public complaint is a forum post (R5.1)
+    offered = _not_offered(game, seen, spec, args)
+    if offered:
+        messages.error(request, offered)
+        return redirect(back, slug=game.slug)
     refusal = _send(game, member, action, args)
     if refusal:
         messages.error(request, refusal)
@@ -609,6 +826,29 @@ def send_request(request: HttpRequest, game: Game, member: Membership, action: s
             request, _("Demande envoyée aux MJ. Leur réponse s'affichera plus bas sur cette page.")
         )
     return redirect(back, slug=game.slug)
+
+
+def _not_offered(game: Game, seen: Seen, spec: Spec, args: dict[str, Any]) -> str:
+    """Why a value sent is none of those its form offers now ("" if all are): the
+    request would only be refused by the game masters hours later."""
+    forms = power_forms(game, seen, chorus=spec.chorus)
+    form = next((f for f in forms if f["spec"].name == spec.name), None)
+    if form is None:
+        return _("Cette action n'est pas à votre portée aujourd'hui.")
+    for f in form["fields"]:
+        choices = f.get("choices")
+        value = args.get(f["arg"].name)
+        if choices is None or value in (None, "", []):
+            continue
+        allowed = {str(c[0]) for c in choices}
+        values = value if isinstance(value, list) else [value]
+        if f["arg"].kind == "items" and not f.get("multiple"):
+            values = [",".join(str(x) for x in values)]  # (one choice: the list sent)
+        if f["arg"].kind == "accused" and isinstance(value, list):
+            values = list(value)
+        if any(str(x) not in allowed for x in values):
+            return _("« %(f)s » : ce choix n'est pas proposé aujourd'hui.") % {"f": f["arg"].label}
+    return ""
 
 
 def _send(game: Game, member: Membership, action: str, args: dict[str, Any]) -> str:

@@ -121,9 +121,10 @@ def _cast_text(game: Game) -> str:
 
 @gm_page
 def setup(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
-    """The draft of a game; each form on the page posts an ``op``."""
+    """The draft of a game; each form on the page posts an ``op``. Once the game has
+    started, its setup stays in view: the Ronde, the cast and the house rules."""
     if game.started:
-        return redirect("gm_dashboard", slug=game.slug)
+        return redirect("gm_ronde", slug=game.slug)
     error = ""
     if request.method == "POST":
         try:

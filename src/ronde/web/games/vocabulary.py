@@ -253,8 +253,15 @@ SPECS: tuple[Spec, ...] = (
         "use_joker",
         _("Utiliser un Joker"),
         "player",
-        (Arg("items", "items", _("Objets envoyés pour le Joker")),),
+        (
+            Arg("to", "gm", _("MJ qui a reçu les objets")),
+            Arg("items", "items", _("Objets envoyés pour le Joker")),
+        ),
         requestable=True,
+        help=_(
+            "Le MJ dans le coffre duquel les objets sont arrivés : sa réserve compte pour "
+            "le Teckel et la chaîne (A25)."
+        ),
     ),
     Spec(
         "chorus_vote",
@@ -544,6 +551,11 @@ class Choices:
     players: Sequence[tuple[str, str]] = ()
     #: (number, label)
     trials: Sequence[tuple[int, str]] = ()
+    #: the trials that ended (their verdict announced, or lapsed …): offered apart
+    ended: frozenset[int] = frozenset()
+    #: the players a trial may accuse: masked as the players know the game (an accused
+    #: whose verdict waits for its announcement still is, A77); ``None``: every player
+    accusable: Sequence[tuple[str, str]] | None = None
     gms: Sequence[str] = ()
     start: date | None = None
     #: the instant a time left empty stands for, and "HH:MM" is read on its day
@@ -595,6 +607,17 @@ def read_game_time(text: str, start: date, now: datetime | None) -> datetime:
         ) from None
 
 
+def trial_choices(choices: Choices) -> list[tuple[Any, Any]]:
+    """A trial picker's options: the trials still open (or awaiting their announcement)
+    first, those that ended apart in their own group."""
+    running = [(str(n), label) for n, label in choices.trials if n not in choices.ended]
+    ended = [(str(n), label) for n, label in choices.trials if n in choices.ended]
+    out: list[tuple[Any, Any]] = [("", "—"), *running]
+    if ended:
+        out.append((_("Procès terminés"), ended))
+    return out
+
+
 class ActionForm(forms.Form):
     """The form of one action (subclasses come from :func:`form_class`)."""
 
@@ -613,12 +636,15 @@ class ActionForm(forms.Form):
         self.choices = choices
         self.error_css_class = "invalid"
         players = [("", "—"), *choices.players]
+        accusable = players if choices.accusable is None else [("", "—"), *choices.accusable]
         for arg in self.spec.args:
             fld = self.fields[arg.name]
-            if arg.kind in ("player", "accused") and isinstance(fld, forms.ChoiceField):
+            if arg.kind == "accused" and isinstance(fld, forms.ChoiceField):
+                fld.choices = accusable
+            elif arg.kind == "player" and isinstance(fld, forms.ChoiceField):
                 fld.choices = players
             elif arg.kind == "trial" and isinstance(fld, forms.ChoiceField):
-                fld.choices = [("", "—"), *((str(n), label) for n, label in choices.trials)]
+                fld.choices = trial_choices(choices)
             elif arg.kind == "gm" and isinstance(fld, forms.ChoiceField):
                 fld.choices = [("", "—"), *((g, g) for g in choices.gms)]
         if "by" in self.fields:
@@ -632,7 +658,7 @@ class ActionForm(forms.Form):
         if "against2" in self.fields:
             second = self.fields["against2"]
             assert isinstance(second, forms.ChoiceField)
-            second.choices = [("", _("(aucun)")), *choices.players]
+            second.choices = [("", _("(aucun)")), *accusable[1:]]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -47,3 +47,15 @@ def game_now(game: Any) -> SafeString:
 def action_label(name: str) -> str:
     """The French label of a vocabulary action (never its id)."""
     return labels.action_label(name)
+
+
+@register.simple_tag(takes_context=True)
+def to_post_left(context: Any, game: Any) -> dict[str, int]:
+    """What is left in "À poster" (the navigation's count): today's and earlier days'."""
+    if not getattr(game, "started", False):
+        return {"today": 0, "earlier": 0}
+    from .. import posting  # (posting reads the forum's rendering: only where shown)
+
+    request = context.get("request")
+    mine, earlier = posting.left(game, getattr(request, "user", None))
+    return {"today": mine, "earlier": earlier}
