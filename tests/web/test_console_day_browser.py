@@ -81,7 +81,8 @@ def _no_overflow(page: Any, width: int) -> None:
 
 
 def _settled(page: Any) -> None:
-    page.wait_for_function("!document.querySelector('#work-list[aria-busy]')")
+    # a selector, not a predicate: the page's CSP forbids the eval of a string predicate
+    page.locator("#work-list[aria-busy]").wait_for(state="detached")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -53,6 +53,27 @@ def test_pages_send_a_strict_policy(client: Client) -> None:
     assert '"allowEval": false' in page and '"includeIndicatorStyles": false' in page
 
 
+def _directives(policy: str) -> dict[str, list[str]]:
+    return {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+
+
+@pytest.mark.django_db
+def test_forms_may_go_to_eternaltwin_only_when_it_is_set(client: Client, settings: Any) -> None:
+    """« Se connecter avec Eternaltwin » posts here and is redirected to Eternaltwin: the
+    browser checks ``form-action`` against that hop, so its origin (its path and query
+    left out, and nothing else) is admitted when Eternaltwin is set, and only then."""
+    settings.ETERNALTWIN_URL = ""
+    settings.ETERNALTWIN_CLIENT_ID = settings.ETERNALTWIN_CLIENT_SECRET = ""
+    off = _directives(client.get(reverse("login")).headers["Content-Security-Policy"])
+    assert off["form-action"] == ["'self'"]
+    settings.ETERNALTWIN_URL = "https://eternaltwin.example:8443/chemin/?x=1"
+    settings.ETERNALTWIN_CLIENT_ID = "ronde@clients"
+    settings.ETERNALTWIN_CLIENT_SECRET = "secret"
+    on = _directives(client.get(reverse("login")).headers["Content-Security-Policy"])
+    assert on["form-action"] == ["'self'", "https://eternaltwin.example:8443"]
+    assert on["script-src"] == ["'self'"] and on["connect-src"] == ["'self'"]
+
+
 @pytest.mark.django_db
 def test_every_request_has_one_access_log_line(client: Client, caplog: Any) -> None:
     with caplog.at_level(logging.INFO, logger="ronde.access"):

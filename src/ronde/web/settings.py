@@ -183,6 +183,7 @@ MIDDLEWARE = [
     "ronde.web.middleware.AccessLogMiddleware",
     "ronde.web.middleware.CleanInputMiddleware",
     "csp.middleware.CSPMiddleware",
+    "ronde.web.games.middleware.EternaltwinFormActionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "ronde.web.games.middleware.FrenchFirstLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,7 +29,37 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import busy
+from . import busy, eternaltwin
+
+
+class EternaltwinFormActionMiddleware:
+    """« Se connecter avec Eternaltwin » is a form posted here that answers with a
+    redirect to Eternaltwin's authorization page; a browser checks the page's
+    ``form-action`` against every hop of that redirect, so when Eternaltwin is set its
+    origin (and it alone) is added to the directive. Placed after ``CSPMiddleware``: it
+    marks the response before that middleware writes the header."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        config = eternaltwin.config()
+        if config is not None:
+            origin = _origin(config.url)
+            if origin:
+                update = dict(getattr(response, "_csp_update", None) or {})
+                update["form-action"] = [*update.get("form-action", []), origin]
+                response._csp_update = update  # type: ignore[attr-defined]
+        return response
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of ``url``, or "" if it has none."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 class FrenchFirstLocaleMiddleware(LocaleMiddleware):
