@@ -16,9 +16,11 @@ deadlines that depend on other players' Characters (Destiny's Character of the d
 Tragic Hero's monster). A case stops where the two histories cannot stay alike ("as far
 as the history allows"): a command accepted in one game only by one of the two swapped
 players, a command that names either of them or their Characters (a power aimed at them
-tells their Character by its own rules), a trial against either of them, or a swap
-whose Characters have duties the engine judges itself (their histories differ by
-construction).
+tells their Character by its own rules), a trial against either of them, a failure the
+game masters ruled for either of them before the conclusion, or a swap whose Characters
+have duties the engine judges itself (their histories differ by construction) but for
+the real holder of the Character the verdict names, drawn on purpose (his deadline
+missed while the verdict waits).
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ JUDGED = frozenset(
         "revenant",
     }
 )
+
+
+#: game masters' rulings of a player's failure (a constraint, a Little Mermaid's order)
+FAILURES = frozenset({"record_constraint", "record_order"})
 
 
 @dataclass
@@ -168,7 +174,13 @@ def check(case: Case) -> int:
     masters = {m.casefold() for m in case.created.game_masters}
     commands = [c for c in case.commands if c is last or not _involves(c, skip, masters)]
     index = next(i for i, c in enumerate(commands) if c is last)
+    folded = {s.casefold() for s in skip}
     for cmd in commands[:index]:
+        if cmd.action in FAILURES and any(n in folded for n in _names(cmd.args.get("player"))):
+            # a failure the game masters ruled for one of them: he falls as his own
+            # Character in one game, waits for the verdict naming it in the other (A77):
+            # the histories differ by construction, not by a leak
+            return 0
         if _outcome(a, cmd) != _outcome(b, cmd):
             return 0  # the public history cannot stay the same
     if differences(views(a, skip), views(b, skip)):
