@@ -72,3 +72,25 @@ def test_a_scenario_naming_a_repeated_time_takes_the_first(tmp_path: Path) -> No
     s = load(_write(tmp_path, "2026-10-20", "J6 02:30"))
     assert s.steps[-1].at == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
     assert run(s).passed
+
+
+def test_ronde_check_names_the_file_and_line_of_a_skipped_time(tmp_path: Path) -> None:
+    """``ronde check`` on a folder holding a file with a local time that does not exist:
+    exit status 2, one line naming the file, its line and the problem in French (no
+    traceback); the other files still run, and a repeated time passes (FORMAT.md)."""
+    from typer.testing import CliRunner
+
+    from ronde.cli import app
+
+    spring = tmp_path / "spring"
+    spring.mkdir()
+    skipped = _write(spring, "2027-03-20", "J9 02:30")
+    repeated = _write(tmp_path, "2026-10-20", "J6 02:30").rename(spring / "autumn.yaml")
+    result = CliRunner().invoke(app, ["check", str(spring)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    error = next(line for line in result.output.splitlines() if str(skipped) in line)
+    assert f"{skipped}:8:" in error and "heure inexistante à Paris" in error, error
+    assert f"PASS {repeated}" in result.output
+    assert result.stdout.strip().splitlines()[-1] == "1 passed, 0 failed"

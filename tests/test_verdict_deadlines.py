@@ -16,9 +16,11 @@ deadlines that depend on other players' Characters (Destiny's Character of the d
 Tragic Hero's monster). A case stops where the two histories cannot stay alike ("as far
 as the history allows"): a command accepted in one game only by one of the two swapped
 players, a command that names either of them or their Characters (a power aimed at them
-tells their Character by its own rules), a trial against either of them, or a swap
-whose Characters have duties the engine judges itself (their histories differ by
-construction).
+tells their Character by its own rules), a trial against either of them, a failure the
+game masters ruled for either of them before the conclusion, or a swap whose Characters
+have duties the engine judges itself (their histories differ by construction) but for
+the real holder of the Character the verdict names, drawn on purpose (his deadline
+missed while the verdict waits).
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ JUDGED = frozenset(
         "revenant",
     }
 )
+
+
+#: game masters' rulings of a player's failure (a constraint, a Little Mermaid's order)
+FAILURES = frozenset({"record_constraint", "record_order"})
 
 
 @dataclass
@@ -168,7 +174,13 @@ def check(case: Case) -> int:
     masters = {m.casefold() for m in case.created.game_masters}
     commands = [c for c in case.commands if c is last or not _involves(c, skip, masters)]
     index = next(i for i, c in enumerate(commands) if c is last)
+    folded = {s.casefold() for s in skip}
     for cmd in commands[:index]:
+        if cmd.action in FAILURES and any(n in folded for n in _names(cmd.args.get("player"))):
+            # a failure the game masters ruled for one of them: he falls as his own
+            # Character in one game, waits for the verdict naming it in the other (A77):
+            # the histories differ by construction, not by a leak
+            return 0
         if _outcome(a, cmd) != _outcome(b, cmd):
             return 0  # the public history cannot stay the same
     if differences(views(a, skip), views(b, skip)):
@@ -486,3 +498,118 @@ def test_no_deadline_tells_a_verdict_in_small_games(
     accused = probe.state.pseudo(t.accused[0])
     for partner in partners(probe.state, number, monsters=True):
         check(Case(created, commands, index, number, (accused, partner), "small game"))
+
+
+# -- the real holder of the Character a waiting verdict names (A77 clarification 2) -------
+#: the named Characters whose holder has a deadline of his own that may fall while the
+#: verdict waits, with the days its trial may conclude on: the Tragic Hero's first hunt
+#: (end of J6), a monstrous Character's daily trial (R7.17.3), Pinocchio's period
+#: (R7.21.3)
+HOLDER_DEADLINES = {
+    "tragic_hero": [5, 6],
+    "monster": list(range(2, 12)),
+    "pinocchio": [3, 4, 6, 7, 9, 10],
+}
+
+
+@st.composite
+def named_holder_games(draw: st.DrawFn) -> tuple[GameCreated, list[Command], Command, str]:
+    """A game in which a trial "X is C" (X holding another Character) reaches its
+    quorum, UNJUST, and waits for its announcement while a deadline of the real holder
+    of C falls, which he misses (the Tragic Hero's first hunt, a monstrous Character's
+    daily trial, Pinocchio's period); every other duty is exempted. Swapped, X holds C
+    (JUST) and the other player X's Character. Returns the game's first event, its
+    commands, the command that concludes the trial and the holder of C."""
+    options = {"A60": draw(st.sampled_from(["truth", "outcome"]))}
+    game = Game.create(
+        start=START, cast=CAST, ronde=RONDE, catalog=CATALOG, seed=1, options=options
+    )
+    created = game.log[0]
+    assert isinstance(created, GameCreated)
+    kind = draw(st.sampled_from(sorted(HOLDER_DEADLINES)))
+    day = draw(st.sampled_from(HOLDER_DEADLINES[kind]))
+    accused = draw(st.sampled_from(ACCUSED))
+    commands = []
+    if kind == "monster":
+        supposed = draw(st.sampled_from([c for c in NAMED if c != CAST[accused]]))
+        holder = next(s for s, c in CAST.items() if c == supposed)
+        commands.append(
+            Command("designate_monster", "Tom", _at(1, 10 * 60), {"character": supposed})
+        )
+        due = draw(st.integers(day, day + 1))  # the day his monstrous trial is missed
+        free = {due}
+    elif kind == "tragic_hero":
+        supposed, holder, due, free = "tragic_hero", "Tom", 6, set()
+    else:
+        supposed, holder = "pinocchio", "Pin"
+        period = next(p for p in PERIODS_ALL if p[0] <= day <= p[1])
+        due, free = period[1], set(range(period[0], period[1] + 1))
+    for i, seat in enumerate(CAST):
+        days = [d for d in range(2, 14) if seat != holder or d not in free]
+        commands.append(Command("exempt", "Mj", _at(2, 2 + i), {"player": seat, "days": days}))
+    opened = draw(st.integers(9 * 60, 21 * 60))
+    events = [Command("open_trial", "Ida", _at(day, opened), {"against": accused, "as": supposed})]
+    for j, who in enumerate(["Jon", "Kim", "Lou", "Max"]):
+        events.append(Command("complain", who, _at(day, opened + 10 * (j + 1)), {"trial": 1}))
+    last = events[-1]
+    # announced after the end of the day the holder's deadline falls on
+    deadline = _at(due + 1, 0)
+    announce = deadline + timedelta(minutes=draw(st.integers(1, 20 * 60)))
+    events.append(Command("announce", "Mj", announce, {"trial": 1}))
+    events.append(Command("rehearse", "Ana", announce + timedelta(minutes=1), {}))
+    return created, commands + events, last, holder
+
+
+PERIODS_ALL = ((2, 4), (5, 7), (8, 10), (11, 13))
+
+
+@settings(
+    max_examples=int(os.environ.get("RONDE_DEADLINE_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(named_holder_games())
+def test_no_deadline_of_the_named_characters_holder_tells_a_verdict(
+    game: tuple[GameCreated, list[Command], Command, str],
+) -> None:
+    created, commands, last, holder = game
+    probe = Game(created, CATALOG)
+    for cmd in commands:
+        probe.execute(cmd)
+        if cmd is last:
+            break
+    t = probe.state.trial(1)
+    assert t is not None and t.status == "unjust", t
+    accused = probe.state.pseudo(t.accused[0])
+    index = commands.index(last)
+    checked = check(Case(created, commands, index, 1, (accused, holder), "named holder"))
+    assert checked > 1, "the twins could not be compared past the conclusion"
+
+
+def test_the_named_characters_holder_falls_at_the_announcement() -> None:
+    """The story of the scenario a77-named-holder-hunt-deadline-unjust.yaml, compared
+    with its twin at every deadline (a case the scenario guard does not draw: the
+    holder's Character is one whose duties the engine judges)."""
+    game = Game.create(start=START, cast=CAST, ronde=RONDE, catalog=CATALOG, seed=1)
+    created = game.log[0]
+    assert isinstance(created, GameCreated)
+    commands = [
+        Command("exempt", "Mj", _at(2, 2 + i), {"player": seat, "days": list(range(2, 14))})
+        for i, seat in enumerate(CAST)
+    ]
+    opened = 19 * 60
+    commands.append(
+        Command("open_trial", "Ida", _at(6, opened), {"against": "Dan", "as": "tragic_hero"})
+    )
+    for j, who in enumerate(["Jon", "Kim", "Lou", "Max"]):
+        commands.append(Command("complain", who, _at(6, opened + 10 * (j + 1)), {"trial": 1}))
+    index = len(commands) - 1
+    commands.append(Command("announce", "Mj", _at(7, 10 * 60), {"trial": 1}))
+    commands.append(Command("rehearse", "Ana", _at(7, 10 * 60 + 1), {}))
+    assert check(Case(created, commands, index, 1, ("Dan", "Tom"), "hunt twin")) > 1
+    played = Game(created, CATALOG)
+    for cmd in commands:
+        played.execute(cmd)
+    g = played.state
+    tom = g.players[g.seat_of("Tom")]  # type: ignore[index]
+    assert not tom.masked and tom.unmasked_at == _at(7, 10 * 60)

@@ -125,6 +125,21 @@ class UnofficiallyUnmasked(Event, frozen=True, kw_only=True):
     rule: str = ""
 
 
+class UnmaskingWaits(Event, frozen=True, kw_only=True):
+    """A player's failure at a deadline would unmask him as a Character that verdicts not
+    yet announced name (``trials``): it waits for their announcement, judged then (A77
+    clarification 2); ``settled``: the wait is over (judged, or void)."""
+
+    TYPE: ClassVar[str] = "unmasking_waits"
+    player: str
+    cause: str
+    rule: str = ""
+    detail: str = ""
+    cause_day: int | None = None
+    trials: tuple[int, ...] = ()
+    settled: bool = False
+
+
 class PointsAwarded(Event, frozen=True, kw_only=True):
     """One line of a player's score (Section 9)."""
 
@@ -347,6 +362,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     TrialAnnounced,
     PlayerUnmasked,
     UnofficiallyUnmasked,
+    UnmaskingWaits,
     PointsAwarded,
     ConstraintRecorded,
     ExemptionGranted,

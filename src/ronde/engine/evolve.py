@@ -43,6 +43,7 @@ from .events import (
     TrialAnnounced,
     TrialEnded,
     TrialOpened,
+    UnmaskingWaits,
     UnofficiallyUnmasked,
 )
 from .items import ItemCatalog
@@ -238,6 +239,7 @@ def _unmasked(g: GameState, e: PlayerUnmasked) -> None:
     p.character = None
     p.new_extra = False
     p.unofficial = None
+    p.waits = None
     p.unmask_count += 1
     p.unmasked_at = e.at
     g.unmask_order.append(e.player)
@@ -304,6 +306,7 @@ def _transfigured(g: GameState, e: Transfigured) -> None:
     # a new mask starts clean: an unmasking that waited for the verdict that unmasked him
     # meanwhile has nothing left to settle (A77)
     p.unofficial, p.unofficial_rule = None, ""
+    p.waits = None
     # a new mask is secret: what the MJs send him is private again (R7.14.1 was the Diva's)
     if e.player in g.flags.get("public_channel", ()):
         g.flags["public_channel"] = [s for s in g.flags["public_channel"] if s != e.player]
@@ -340,6 +343,11 @@ def _unofficial(g: GameState, e: UnofficiallyUnmasked) -> None:
     p = g.players[e.player]
     p.unofficial = e.cause
     p.unofficial_rule = e.rule
+
+
+def _waits(g: GameState, e: UnmaskingWaits) -> None:
+    p = g.players[e.player]
+    p.waits = None if e.settled else (e.cause, e.rule, e.detail, e.cause_day, tuple(e.trials))
 
 
 def _rehearsed(g: GameState, e: Rehearsed) -> None:
@@ -385,6 +393,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], None]] = {
     TrialAnnounced: lambda g, e: setattr(g.trials[e.trial - 1], "announced", True),
     PlayerUnmasked: _unmasked,
     UnofficiallyUnmasked: _unofficial,
+    UnmaskingWaits: _waits,
     PointsAwarded: _points,
     ConstraintRecorded: _constraint,
     ExemptionGranted: lambda g, e: g.exemptions.setdefault(e.player, set()).update(e.days),
@@ -459,6 +468,7 @@ _KEEPS_FLAGS: frozenset[type[Event]] = frozenset(
         TrialAnnounced,
         PlayerUnmasked,
         UnofficiallyUnmasked,
+        UnmaskingWaits,
         ThemeSet,
         ItemsSent,
         JokerUsed,

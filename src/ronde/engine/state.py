@@ -105,6 +105,9 @@ class Player:
     alive: bool = True
     unofficial: str | None = None
     unofficial_rule: str = ""
+    #: a failure whose unmasking waits for verdicts naming his Character (A77): cause,
+    #: rule, detail, day of the failure, the verdicts (``UnmaskingWaits``)
+    waits: tuple[str, str, str, int | None, tuple[int, ...]] | None = None
     unmask_count: int = 0
     unmasked_at: datetime | None = None
     transfigured_day: int | None = None

@@ -26,8 +26,20 @@ STATUS_FR = {
 
 
 # -- shared checks ---------------------------------------------------------------
+#: the refusal of an opening, a power or any other game action after the end of play
+#: under A12 ``full_window``, while the trials open then still receive complaints
+OUT_OF_WINDOW = (
+    "La fenêtre de jeu est close depuis la fin du J13 (A12) : plus d'ouverture de Procès "
+    "ni de pouvoir ; seules les plaintes dans les Procès encore ouverts sont reçues."
+)
+
+
 def running(g: GameState) -> None:
-    """Raise ``game_not_running`` once play has ended (A12, R10.2)."""
+    """Raise ``game_not_running`` once play has ended (A12, R10.2); under A12
+    ``full_window``, ``out_of_window`` until the game masters end the game (the trials
+    open at the end of J13 keep their 24 hours for complaints, nothing else runs)."""
+    if g.play_ended and not g.game_ended and g.opt("A12") == "full_window":
+        raise RuleViolation("out_of_window", OUT_OF_WINDOW)
     if g.play_ended or g.game_ended:
         raise RuleViolation("game_not_running", "La partie est terminée : plus d'action de jeu.")
     if g.day() < 1:

@@ -19,6 +19,7 @@ from .events import (
     SecretaryAppointed,
     TrialAnnounced,
     TrialEnded,
+    UnmaskingWaits,
     UnofficiallyUnmasked,
 )
 from .names import CAUSES_FR, french_name
@@ -32,6 +33,7 @@ from .unmasking import (
     held_by,
     hidden_now,
     truly,
+    verdicts_naming,
 )
 from .visibility import notify_new_targets
 
@@ -78,6 +80,27 @@ def unmask(
         if p.unofficial is None:
             ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
         return False
+    if not verdict and cause in DEFERRED_CAUSES:
+        naming = tuple(
+            t.number for t in verdicts_naming(g, {p.character or "extra"}) if seat not in t.accused
+        )
+        if naming:
+            # verdicts not yet announced name his Character: his fall now would show who
+            # holds it, so tell their outcome (A77 clarification 2); it is judged at their
+            # announcement, and dates from then (``settle_waits``)
+            if p.waits is None:
+                ctx.emit(
+                    UnmaskingWaits(
+                        at=ctx.now,
+                        player=seat,
+                        cause=cause,
+                        rule=rule,
+                        detail=detail,
+                        cause_day=day,
+                        trials=naming,
+                    )
+                )
+            return False
     accused_now = any(seat in t.accused for t in g.open_trials())
     if cause in DEFERRED_CAUSES and p.unofficial is None and accused_now:
         ctx.emit(UnofficiallyUnmasked(at=ctx.now, player=seat, cause=cause, rule=rule))
@@ -167,6 +190,34 @@ def settle_unofficial(ctx: Context, t: Trial) -> None:
         p = ctx.g.players[seat]
         if p.masked and p.unofficial is not None:
             unmask(ctx, seat, p.unofficial, p.unofficial_rule or "R4.15")
+
+
+def settle_waits(ctx: Context, t: Trial) -> None:
+    """At ``t``'s announcement, the failures that waited for it because it named the
+    failing player's Character (A77 clarification 2): once every verdict a failure waits
+    for is announced, it unmasks him now if he is still masked (a new verdict naming
+    his Character still waiting makes it wait again)."""
+    g = ctx.g
+    for seat, p in g.players.items():
+        waits = p.waits
+        if waits is None or t.number not in waits[4]:
+            continue
+        if not all(g.trials[n - 1].announced for n in waits[4]):
+            continue
+        cause, rule, detail, day, trials = waits
+        ctx.emit(
+            UnmaskingWaits(
+                at=ctx.now,
+                player=seat,
+                cause=cause,
+                rule=rule,
+                detail=detail,
+                cause_day=day,
+                trials=trials,
+                settled=True,
+            )
+        )
+        unmask(ctx, seat, cause, rule, detail=detail, cause_day=day)
 
 
 def check_quorum(ctx: Context, t: Trial) -> None:
@@ -317,8 +368,10 @@ def publish(ctx: Context, t: Trial, by: str) -> None:
     for seat, character in falls:
         _moot_trials(ctx, seat)
         _after_unmasking(ctx, seat, character, "trial")
-    # a failure while the verdict waited takes effect now (R4.15, A77)
+    # a failure while the verdict waited takes effect now (R4.15, A77), the accused's
+    # and that of the holder of the Character it named (A77 clarification 2)
     settle_unofficial(ctx, t)
+    settle_waits(ctx, t)
     for module in answering(g, "after_announcement"):  # duties judged while it waited (A77)
         module.after_announcement(ctx, t)
     notify_new_targets(ctx)

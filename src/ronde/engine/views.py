@@ -337,6 +337,8 @@ def _game_master_view(g: GameState) -> View:
                 "masked": p.masked,
                 "new_extra": p.new_extra,
                 "unofficial": p.unofficial,
+                # a failure waiting for the verdicts naming his Character (A77)
+                "waits": p.waits[0] if p.waits is not None else None,
                 "alive": p.alive,
                 "targets": sorted(legal_targets(g, p, anonymous=False)),
                 "points": p.points,

@@ -59,6 +59,14 @@ def describe(e: ev.Event, start: object = None) -> str:
             return f"{e.player} démasqué ({french_name(e.character)}) : {cause}."
         case ev.UnofficiallyUnmasked():
             return f"{e.player} démasqué officieusement ({labels.cause(e.cause)})."
+        case ev.UnmaskingWaits():
+            procs = ", ".join(f"n°{n}" for n in e.trials)
+            if e.settled:
+                return f"{e.player} : démasquage jugé à l'annonce du Procès {procs} (A77)."
+            return (
+                f"{e.player} : démasquage ({labels.cause(e.cause)}) en attente de l'annonce "
+                f"du Procès {procs}, qui nomme son Personnage (A77)."
+            )
         case ev.PointsAwarded():
             who = _who(e.player, "le chœur (payé en fin de partie, A64)")
             return f"{who} {e.points:+d} : {e.reason} [{e.rule}]."
