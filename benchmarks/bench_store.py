@@ -49,7 +49,7 @@ class Shape:
 
 
 SPREAD = Shape("spread over J1–J12", (12, 23, 0), (12, 0, 30), 12, True)
-LAST = Shape("mostly on the last day, J5", (5, 9, 0), (5, 10, 0), 5, False)
+LAST = Shape("mostly on the last day, J5", (5, 9, 0), (5, 9, 0), 5, False)
 
 
 def _setup() -> None:

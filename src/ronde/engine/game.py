@@ -433,6 +433,14 @@ class Game:
             game.count_command(cmd)
         return game
 
+    def replay_more(self, events: Iterable[Event]) -> None:
+        """Apply ``events``, recorded after this game's log, as :meth:`replay` applies
+        them (nothing decided or drawn again): a replay continued, so that reading a game
+        at each of its days costs one replay, not one per day."""
+        rest = list(events)
+        evolve_all(self.state, rest)
+        self.log += rest
+
     def fork(self) -> Game:
         """A private copy of this game to run forward without touching it (what the next
         timers would record: the game masters' forecast of the next midnight): its state

@@ -26,6 +26,7 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import re
@@ -786,8 +787,24 @@ def render_message(
 
 
 # -- every message of a game ---------------------------------------------------------
-def _replay_until(game: Any, index: int) -> Any:
-    return Game.replay(game.log[: index + 1], game.catalog, game.characters)
+class _Replay:
+    """The game as it stood at successive points of its log, for the end of each day:
+    one replay carried forward, not one from the start per day."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.running: Game | None = None
+        self.upto = 0  # events of game.log applied to ``running``
+
+    def until(self, index: int) -> Any:
+        """The state right after ``game.log[index]`` (indexes only grow)."""
+        log = self.game.log
+        if self.running is None:
+            self.running = Game.replay(log[: index + 1], self.game.catalog, self.game.characters)
+        else:
+            self.running.replay_more(log[self.upto : index + 1])
+        self.upto = index + 1
+        return self.running.state
 
 
 def forum_messages(game: Any) -> list[dict[str, Any]]:
@@ -799,6 +816,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
     # what a verdict's consequences sent waits for its announcement (A77), then follows it
     waiting: dict[int, list[dict[str, Any]]] = {}
     released: list[dict[str, Any]] = []  # after the announcement's own messages
+    replay = _Replay(game)
     for i, e in enumerate(log):
         if released and not isinstance(e, MessageSent):
             out.extend(released)
@@ -815,8 +833,8 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                 {**m, "at": e.at.isoformat(), "sent_at": m["at"]} for m in waiting.pop(e.trial, [])
             ]
         elif isinstance(e, DayClosed):
-            state = _replay_until(game, i).state
-            v = public_view(state)
+            # (copied: the replay goes on, and the view's lists must not follow it)
+            v = copy.deepcopy(public_view(replay.until(i)))
             day = e.day
             out.append(
                 {
