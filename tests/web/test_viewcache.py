@@ -280,3 +280,24 @@ def test_a_cached_page_names_who_is_logged_in(world: World, clock: Any) -> None:
         for _visit in range(3):  # built, then served from memory
             page = _page(c, url)
             assert f'title="Mon compte">{html.escape(who.get_username())}</a>' in page
+
+
+def test_a_reload_of_the_same_version_renders_nothing(world: World, clock: Any) -> None:
+    """Served from memory: a reload with nothing new renders no template (the player's
+    page and the game masters' dashboard), and a write renders the page again."""
+    clock("J2 10:00")
+    player = _player(world, "Ana")
+    gm = gm_client(Client(), world)
+    pages = (
+        (player, reverse("player", args=[world.game.slug]), "games/player.html"),
+        (gm, reverse("gm_dashboard", args=[world.game.slug]), "games/gm_dashboard.html"),
+    )
+    for c, url, template in pages:
+        assert template in [t.name for t in c.get(url).templates]
+        assert c.get(url).templates == []
+        assert c.get(url).templates == []
+    gm.post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "lune"}
+    )
+    for c, url, template in pages:
+        assert template in [t.name for t in c.get(url).templates]
