@@ -79,13 +79,16 @@ def toml_value(value: object) -> str:
 
 
 def project_toml(group: dict[str, list[str]]) -> str:
-    """The project's pyproject.toml, its [tool.mutmut] replaced by the group's."""
+    """The project's pyproject.toml, its [tool.mutmut] replaced by the group's and the
+    groups left out (mutmut reruns a group whose pyproject.toml changed: not when another
+    group's tests change)."""
     lines = (ROOT / "pyproject.toml").read_text(encoding="utf-8").splitlines()
     kept: list[str] = []
     skipping = False
     for line in lines:
         if line.startswith("[") and not line.startswith("[["):
-            skipping = line.strip() == "[tool.mutmut]"
+            header = line.strip()
+            skipping = header == "[tool.mutmut]" or header.startswith("[tool.ronde.mutation")
         if not skipping:
             kept.append(line)
     base = config()["mutmut"]
