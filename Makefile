@@ -69,14 +69,20 @@ bench-web: install
 		{ apt-get install -y -qq wrk >/dev/null 2>&1 || sudo -n apt-get install -y -qq wrk >/dev/null 2>&1; }; } || true
 	$(BIN)/python benchmarks/bench_web.py
 
-# Mutation testing with mutmut over src/ronde/engine/ and the web's access checks
-# (pyproject.toml [tool.mutmut]); slow, so not part of `make test`. It prints the share
-# of mutants killed and the survivors. MUTANTS narrows it to some mutants (globs), e.g.
+# Mutation testing with mutmut (docs/mutation.md); slow, so not part of `make test`.
+# mutmut runs once per group of pyproject.toml's [tool.ronde.mutation] (a few modules and
+# the few test files that reach them; engine, labels, accounts, viewcache, middleware,
+# thread, service), each in mutants/GROUP/, then it prints each module's score and the
+# survivors. GROUPS picks groups, MUTANTS some mutants (globs), JOBS mutmut's workers:
+#   make mutation GROUPS='labels viewcache'
 #   make mutation MUTANTS='ronde.engine.ronde.* ronde.web.games.access.*'
-# Results are kept in mutants/ (a later run checks only what changed).
+# Results are kept in mutants/ (a later run checks only what changed, and the survivors).
+GROUPS ?=
 MUTANTS ?=
+JOBS ?= 1
 mutation: install
-	RONDE_SHARED=$(abspath ../shared) $(BIN)/mutmut run $(MUTANTS)
+	RONDE_SHARED=$(abspath ../shared) $(BIN)/python benchmarks/mutation_run.py \
+		--jobs $(JOBS) --groups '$(GROUPS)' $(MUTANTS)
 	$(BIN)/python benchmarks/mutation_score.py $(MUTANTS)
 
 clean:

@@ -263,3 +263,41 @@ def test_the_dashboard_is_each_game_masters_own_and_fresh(world: World, clock: A
     )
     page = html.unescape(mj.get(url).content.decode())
     assert "Aucune demande en attente." not in page and "Accepter la demande de Ana" in page
+
+
+def test_a_cached_page_names_who_is_logged_in(world: World, clock: Any) -> None:
+    """The header's account link (the user's name) is on every player's and game
+    master's page, built or served from the cache."""
+    clock("J2 10:00")
+    for who, c, url in (
+        (world.users["Ana"], _player(world, "Ana"), reverse("player", args=[world.game.slug])),
+        (
+            world.gms["Mj"],
+            gm_client(Client(), world),
+            reverse("gm_dashboard", args=[world.game.slug]),
+        ),
+    ):
+        for _visit in range(3):  # built, then served from memory
+            page = _page(c, url)
+            assert f'title="Mon compte">{html.escape(who.get_username())}</a>' in page
+
+
+def test_a_reload_of_the_same_version_renders_nothing(world: World, clock: Any) -> None:
+    """Served from memory: a reload with nothing new renders no template (the player's
+    page and the game masters' dashboard), and a write renders the page again."""
+    clock("J2 10:00")
+    player = _player(world, "Ana")
+    gm = gm_client(Client(), world)
+    pages = (
+        (player, reverse("player", args=[world.game.slug]), "games/player.html"),
+        (gm, reverse("gm_dashboard", args=[world.game.slug]), "games/gm_dashboard.html"),
+    )
+    for c, url, template in pages:
+        assert template in [t.name for t in c.get(url).templates]
+        assert c.get(url).templates == []
+        assert c.get(url).templates == []
+    gm.post(
+        reverse("gm_action", args=[world.game.slug, "set_theme"]), {"day": "2", "theme": "lune"}
+    )
+    for c, url, template in pages:
+        assert template in [t.name for t in c.get(url).templates]

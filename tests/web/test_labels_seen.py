@@ -1,0 +1,65 @@
+"""French names where the game masters read them: an action on the page that strikes it,
+the forum templates on their page (never a file name, never an identifier)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+
+from ronde.web.games import service
+from ronde.web.games.models import Action
+
+from .conftest import World, gm_client
+
+pytestmark = pytest.mark.django_db
+
+
+def visible(page: bytes) -> str:
+    """The text a reader sees (tags removed, entities read)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.decode()))
+
+
+def test_the_strike_page_names_the_action_in_french(client: Any, world: World, clock: Any) -> None:
+    clock("J2 09:00")
+    assert service.record(world.game, None, "open_trial", "Ana", {"against": "Bob", "as": "woody"})
+    action = Action.objects.get(game=world.game, action="open_trial")
+    gm_client(client, world)
+    text = visible(client.get(f"/mj/{world.game.slug}/rayer/{action.pk}/").content)
+    assert re.search(r"Ouvrir un Procès\s+— Ana —", text), text[text.find("Rayer une") :][:300]
+    assert "open_trial" not in text and "None" not in text
+
+
+def test_the_templates_page_names_each_template(client: Any, world: World) -> None:
+    gm_client(client, world)
+    page = visible(client.get(f"/mj/{world.game.slug}/modeles/").content)
+    for name in (
+        "Tout autre message (texte du moteur)",
+        "Démasquage",
+        "Verdict d'un Procès",
+        "Rappel du J13 13:13",
+        "Transfiguration en Figurant",
+    ):
+        assert name in page
+    assert "None" not in page and ".txt" not in page
+    # one template opened: its name heads the editor
+    one = visible(client.get(f"/mj/{world.game.slug}/modeles/?nom=unmasking.txt").content)
+    assert "Démasquage" in one.split("Modèles")[-1] and "unmasking" not in one
+
+
+@pytest.mark.parametrize(
+    ("file", "shown"),
+    [
+        # a template added to the forum since the table of names: named by its kind
+        ("gift.txt", "Cadeau de Polichinelle"),
+        ("diva_last_breath.txt", "Dernier souffle de la Diva"),
+        # a name the forum does not know: in words, never as a file name
+        ("annonce_speciale.txt", "Modèle « annonce speciale »"),
+    ],
+)
+def test_a_template_without_a_name_of_its_own_is_named_in_words(file: str, shown: str) -> None:
+    from ronde.web.games.templatetags.ronde import template_name
+
+    assert template_name(file) == shown
