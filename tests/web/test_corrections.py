@@ -417,6 +417,58 @@ def test_positions_are_found_in_the_current_log_after_corrections_in_any_order(
         assert eventstore.rows_between(game, lo, hi) == whole[lo:hi]
 
 
+# -- several corrections of one day: the days before it replayed once ----------------------
+def _corrected_twin(slug: str, monkeypatch: pytest.MonkeyPatch, keep: int) -> tuple[Any, int]:
+    """The bots' game to J4 12:00, stored, then six corrections on J4 and J3 (awards,
+    a strike) with ``corrections.DAY_STARTS = keep``; how many times the days before a
+    correction were replayed."""
+    monkeypatch.setattr(corrections, "DAY_STARTS", keep)
+    service.clear_cache()
+    played = demo.play_until(at("J4 12:00"), start=START, seed=11)
+    game = demo.store(played, slug=slug, name=slug, gm_password="mj-secret-1")
+    seat = service.load(game).state.pseudo(sorted(played.game.state.players)[0])
+    replays = 0
+    original = corrections.replay
+
+    def counted(events: Any, commands: Any = ()) -> EngineGame:
+        nonlocal replays
+        replays += 1
+        return original(events, commands)
+
+    monkeypatch.setattr(corrections, "replay", counted)
+    for when in ("J4 09:30", "J4 08:15", "J4 11:00", "J3 22:00", "J4 10:10"):
+        args = {"player": seat, "points": 2, "reason": when}
+        out = service.record(game, None, "award", "Mj", args, at=at(when))
+        if not out.ok and out.preview is not None:
+            out = service.record(game, None, "award", "Mj", args, at=at(when), confirm=out.token)
+        assert out.ok, out.message
+    target = Action.objects.filter(game=game, args__reason="J4 08:15").get()
+    pv = service.preview_strike(game, target)
+    assert service.strike(game, target, "doublon", None, pv.token).ok
+    monkeypatch.setattr(corrections, "replay", original)
+    return game, replays
+
+
+def test_corrections_of_one_day_replay_the_days_before_it_once_and_change_nothing(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game at the start of a correction's day is replayed once and kept: the next
+    corrections of that day start from a copy of it. Whatever is kept, the stored log
+    and every action's fate are those of corrections that replay from the creation."""
+    clock("J4 12:30")
+    kept, replays = _corrected_twin("garde", monkeypatch, 8)
+    fresh, every = _corrected_twin("sans", monkeypatch, 0)
+    assert replays <= every - 2  # (J4's corrections after the first: the kept replay)
+
+    def stored(game: Any) -> tuple[list[str], list[tuple[str, str, str]]]:
+        game.refresh_from_db()
+        events = [eventstore.canonical(e) for e in service.stored_events(game)]
+        fates = Action.objects.filter(game=game).order_by("at", "pk")
+        return events, [(a.action, a.outcome, str(a.struck)) for a in fates]
+
+    assert stored(kept) == stored(fresh)
+
+
 # -- a correction on the last day of a 50,000-event game while six writers arrive ----------
 def _big_game(slug: str) -> Any:
     """The bots' game to J5 09:00, then game masters' awards fill J5 up to ~50,000

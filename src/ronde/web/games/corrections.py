@@ -14,6 +14,7 @@ Every function here runs inside the caller's transaction, the game row locked.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -172,6 +173,38 @@ def cut(base: EngineGame, t: datetime) -> int:
     return len(log)
 
 
+# -- the game at the start of a correction's day, kept per game ---------------------------
+#: per game: a replay of the first events of its log, up to the start of the day of its
+#: last correction (never executed, never counted: each use takes a fork of it)
+_day_starts: dict[int, EngineGame] = {}
+_day_starts_lock = threading.Lock()
+#: games whose replay is kept
+DAY_STARTS = 8
+
+
+def _from_day_start(game_id: int, log: list[EngineEvent], first: int) -> EngineGame:
+    """A private game made of ``log[:first]`` replayed. Several corrections of one day
+    (the game masters' usual morning) replay the days before it once: the replay is
+    kept and forked (a fork costs about the same whatever the log's length). It is
+    used only if its log holds the very same event objects as ``log[:first]`` (events
+    are immutable; a rebuilt or reloaded log holds new ones): anything else replays."""
+    with _day_starts_lock:
+        kept = _day_starts.get(game_id)
+    if (
+        kept is not None
+        and len(kept.log) == first
+        and all(a is b for a, b in zip(kept.log, log, strict=False))
+    ):
+        return kept.fork()
+    fresh = replay(log[:first])
+    with _day_starts_lock:
+        _day_starts.pop(game_id, None)
+        _day_starts[game_id] = fresh
+        while len(_day_starts) > DAY_STARTS:  # (the games corrected least recently)
+            del _day_starts[next(iter(_day_starts))]
+    return fresh.fork()
+
+
 def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
     """The game after the first ``kept`` events of the current log: those events
     replayed (nothing decided or drawn again), with the commands of the last counting
@@ -179,14 +212,15 @@ def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
     ``Game.count_earlier``; read from the store only if one of that day draws)."""
     g = base.state
     log = base.log
-    eng = replay(log[:kept])
     if kept <= 1:
-        return eng
+        return replay(log[:kept])
     day = g.day(log[kept - 1].at)
     day_start = g.day_start(day)
     first = kept
     while first > 1 and log[first - 1].at >= day_start:
         first -= 1
+    eng = _from_day_start(row.pk, log, first)
+    eng.replay_more(log[first:kept])
 
     def ids() -> list[int]:
         """The actions of the events ``first`` to ``kept`` (that day's), in order."""
