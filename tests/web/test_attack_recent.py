@@ -1,0 +1,135 @@
+"""Holes found by attacking the surfaces that landed last (notifications, Eternaltwin,
+the console's batch forms and clock, the simulations page), each with the test that
+failed before its fix."""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ronde.web.games import push
+
+from .conftest import World
+from .notify_parts import BrowserKeys, free_port
+
+pytestmark = pytest.mark.django_db
+
+
+def _hidden(page: str) -> dict[str, str]:
+    return {
+        k: html.unescape(v)
+        for k, v in re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', page)
+        if k != "csrfmiddlewaretoken"
+    }
+
+
+# -- Web Push: the server posts only where it checked -------------------------------------------
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        # urllib3 (what requests posts with) reads the host up to the backslash:
+        # ``intranet.example``, while urlsplit reads a push service's host
+        "https://intranet.example\\.push.apple.com/x",
+        "https://10.0.0.1\\.notify.windows.com/x",
+        "https://169.254.169.254\\@fcm.googleapis.com/x",
+        # a browser's push service on another port than HTTPS's
+        "https://fcm.googleapis.com:25/fcm/send/x",
+        "https://fcm.googleapis.com:0/x",
+        # nothing that a second parser could read otherwise
+        "https://fcm.googleapis.com\t.evil.example/x",
+        "https://fcm.googleapis.com%2f.evil.example/x",
+        "https://fcm.googleapis.com./x",
+    ],
+)
+def test_a_push_endpoint_is_checked_as_the_sender_reads_it(
+    world: World, settings: Any, endpoint: str
+) -> None:
+    settings.PUSH_HOSTS = []
+    c = Client()
+    c.force_login(world.users["Ida"])
+    r = c.post(
+        reverse("notify_push"),
+        BrowserKeys().subscription(endpoint),
+        content_type="application/json",
+    )
+    assert r.status_code == 400, endpoint
+    assert push.endpoint_refusal(endpoint) is not None
+
+
+def test_the_browsers_push_services_are_still_accepted(settings: Any) -> None:
+    settings.PUSH_HOSTS = []
+    for endpoint in (
+        "https://fcm.googleapis.com/fcm/send/dGVzdA:APA91bH-x_y",
+        "https://fcm.googleapis.com:443/fcm/send/abc",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABl-x_y=",
+        "https://web.push.apple.com/QGx-y_z",
+        "https://wns2-par02p.notify.windows.com/w/?token=BQYAAA%3d%3d",
+    ):
+        assert push.endpoint_refusal(endpoint) is None, endpoint
+
+
+@dataclass
+class _Sink:
+    port: int
+    seen: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def _server(status: int, location: str = "") -> Iterator[_Sink]:
+    """An HTTP server on 127.0.0.1 that answers every request ``status`` (and
+    ``location``), and keeps the paths asked."""
+    sink = _Sink(free_port())
+    seen, port = sink.seen, sink.port
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            seen.append(self.path)
+            self.send_response(status)
+            if location:
+                self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield sink
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_push_service_cannot_redirect_the_server_elsewhere(settings: Any) -> None:
+    """An accepted push service answers 307 to another address (an intranet one): the
+    server does not follow it (the push fails and is retried, shown to the MJs)."""
+    with _server(201) as inside:
+        target = f"http://localhost:{inside.port}/admin"
+        with _server(307, target) as service:
+            settings.PUSH_HOSTS = ["127.0.0.1"]
+            keys = BrowserKeys().subscription(f"http://127.0.0.1:{service.port}/push/x")["keys"]
+            with pytest.raises(RuntimeError, match="307"):
+                push.send(
+                    f"http://127.0.0.1:{service.port}/push/x",
+                    keys["p256dh"],
+                    keys["auth"],
+                    {"title": "t", "body": "b", "url": "/"},
+                )
+            assert service.seen == ["/push/x"]
+            assert inside.seen == [], "the redirect was followed"
