@@ -5,6 +5,7 @@ failed before its fix."""
 from __future__ import annotations
 
 import html
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from django.urls import reverse
 
 from ronde.web.games import push
 
-from .conftest import World
+from .conftest import World, gm_client
 from .notify_parts import BrowserKeys, free_port
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +134,49 @@ def test_a_push_service_cannot_redirect_the_server_elsewhere(settings: Any) -> N
                 )
             assert service.seen == ["/push/x"]
             assert inside.seen == [], "the redirect was followed"
+
+
+# -- numbers typed in a request: « ² » is a digit for str.isdigit, not for int() -----------------
+_NOT_NUMBERS = ["²", "٣", "9" * 30, "9" * 5000]
+
+
+def test_a_players_page_with_an_odd_day_is_his_page(world: World) -> None:
+    c = Client()
+    c.force_login(world.users["Ana"])
+    for jour in _NOT_NUMBERS:
+        r = c.get(reverse("player", args=[world.game.slug]), {"jour": jour})
+        assert r.status_code == 200, (jour, r.status_code)
+
+
+def test_the_delivery_page_reads_only_plain_numbers(world: World) -> None:
+    mj = gm_client(Client(), world)
+    url = reverse("gm_delivery", args=[world.game.slug])
+    for jour in _NOT_NUMBERS:
+        assert mj.get(url, {"jour": jour}).status_code == 200, jour
+    for pk in _NOT_NUMBERS:
+        r = mj.post(url, {"op": "retry", "pk": pk})
+        assert r.status_code == 302, (pk, r.status_code)
+
+
+def test_the_eternaltwin_confirmations_read_only_plain_numbers(world: World) -> None:
+    mj = gm_client(Client(), world)
+    url = reverse("gm_etwin", args=[world.game.slug])
+    for pk in _NOT_NUMBERS:
+        r = mj.post(url, {"op": "confirm", "claim": pk})
+        assert r.status_code == 302, (pk, r.status_code)
+        r = mj.post(url, {"refuse": pk})
+        assert r.status_code == 404, (pk, r.status_code)
+
+
+def test_a_forum_step_with_an_odd_trial_number_is_refused_by_the_rules(world: World) -> None:
+    from ronde.web.games import forum_console as fc
+
+    for trial in _NOT_NUMBERS:
+        data = {
+            "count": "1",
+            "s0-meta": json.dumps({"action": "complain", "new_trial": trial}),
+            "s0-by": "Ana",
+            "s0-trial": trial,
+        }
+        (step,) = fc.steps_from_post(data)
+        assert step.args()["trial"] == trial  # (the engine names an unknown trial)

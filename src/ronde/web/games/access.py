@@ -24,6 +24,17 @@ from .rawrows import Columns, fetch
 
 P = ParamSpec("P")
 
+_NUMBER = re.compile(r"[0-9]{1,18}")
+
+
+def number(value: object) -> int | None:
+    """A whole number typed in a request (a day, a row's key): ASCII digits only, at
+    most 18 of them (``None`` otherwise). ``str.isdigit`` lets « ² » and
+    thousand-digit numbers through, which ``int()`` or the database then refuse with
+    an error page."""
+    text = str(value).strip()
+    return int(text) if _NUMBER.fullmatch(text) else None
+
 
 #: what a player's page reads of his membership and its game: the game's page comes
 #: from the engine, not from the set-up's lists

@@ -30,7 +30,7 @@ from ronde.engine.clock import day_of, format_time
 from ronde.forum.render import KINDS_FR
 
 from . import clocks, delivery, notify, push, service
-from .access import active_membership, game_master_seat, gm_page, private
+from .access import active_membership, game_master_seat, gm_page, number, private
 from .models import (
     Game,
     GameMaster,
@@ -275,7 +275,8 @@ def gm_delivery(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     delivery.due_by_mp(game, everything, now)
     today = max(day_of(game.start, now), 0)
     asked = str(request.GET.get("jour", ""))
-    day = int(asked) if asked.isdigit() and len(asked) <= 2 else today
+    asked_day = number(asked) if len(asked) <= 2 else None
+    day = asked_day if asked_day is not None else today
     rows = [
         {"d": d, "kind": KINDS_FR.get(d.item.kind, _("message"))}
         for d in everything
@@ -346,7 +347,7 @@ def _gm_post(request: HttpRequest, game: Game) -> HttpResponse:
             Game.objects.filter(pk=game.pk).update(delivery=setting[0], delivery_delay=setting[1])
             messages.success(request, _("Réglage enregistré."))
     elif op == "retry":
-        ids = [int(x) for x in request.POST.getlist("pk") if str(x).isdigit()]
+        ids = [n for n in map(number, request.POST.getlist("pk")) if n is not None]
         n = notify.retry(game, ids)
         notify.wake()
         messages.success(request, _("%(n)d notification(s) de nouveau à envoyer.") % {"n": n})
