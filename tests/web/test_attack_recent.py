@@ -180,3 +180,61 @@ def test_a_forum_step_with_an_odd_trial_number_is_refused_by_the_rules(world: Wo
         }
         (step,) = fc.steps_from_post(data)
         assert step.args()["trial"] == trial  # (the engine names an unknown trial)
+
+
+# -- Web Push: an account's devices are few, their keys real ------------------------------------
+def test_an_account_cannot_multiply_its_devices(world: World, settings: Any, clock: Any) -> None:
+    """A hostile player subscribes hundreds of made-up endpoints: each notification for
+    him would be a row and a post for every one, written inside the game's locked write.
+    An account keeps its last few devices; the oldest are retired."""
+    from ronde.web.games.models import Notification, NotifyChoice, PushSubscription
+
+    settings.PUSH_HOSTS = []
+    c = Client()
+    c.force_login(world.users["Ida"])
+    keys = BrowserKeys()
+    for i in range(push.MAX_DEVICES + 15):
+        r = c.post(
+            reverse("notify_push"),
+            keys.subscription(f"https://fcm.googleapis.com/fcm/send/x{i}"),
+            content_type="application/json",
+        )
+        assert r.status_code == 200
+    live = PushSubscription.objects.filter(user=world.users["Ida"], gone_at__isnull=True)
+    assert live.count() == push.MAX_DEVICES
+    # the newest are kept (the device just activated is told)
+    assert live.filter(endpoint=f"https://fcm.googleapis.com/fcm/send/x{push.MAX_DEVICES + 14}")
+    # one notification: one row per device kept, no more
+    url = reverse("notify_settings", args=[world.game.slug])
+    page = c.get(url).content.decode()
+    assert c.post(url, {**_hidden(page), "push": "on"}).status_code == 302
+    assert NotifyChoice.objects.get(user=world.users["Ida"]).push
+    from ronde.web.games import notify
+
+    choice = NotifyChoice.objects.get(user=world.users["Ida"])
+    notify._tell(choice, {"m:test": "message"}, notify.clocks.now())
+    assert Notification.objects.filter(channel=Notification.PUSH).count() == push.MAX_DEVICES
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        {"p256dh": "pas-une-clé", "auth": "AAAAAAAAAAAAAAAAAAAAAA"},
+        {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"},
+        {"p256dh": "", "auth": ""},
+    ],
+)
+def test_a_subscription_with_made_up_keys_is_refused(
+    world: World, settings: Any, keys: dict[str, str]
+) -> None:
+    """Keys no browser makes would fail at every notification (eight tries each, shown
+    to the MJs as failures): refused at once."""
+    settings.PUSH_HOSTS = []
+    c = Client()
+    c.force_login(world.users["Ida"])
+    r = c.post(
+        reverse("notify_push"),
+        {"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": keys},
+        content_type="application/json",
+    )
+    assert r.status_code == 400

@@ -35,6 +35,10 @@ PUSH_SERVICES = (
 
 _lock = threading.Lock()
 
+#: the devices an account keeps (its newest subscriptions): each notification is a row
+#: and a post per device, written inside the game's write
+MAX_DEVICES = 10
+
 
 class Gone(Exception):
     """The push service says the subscription no longer exists (404, 410)."""
@@ -132,6 +136,23 @@ def endpoint_refusal(endpoint: str) -> str | None:
     if any(host == s or (s.startswith(".") and host.endswith(s)) for s in PUSH_SERVICES):
         return None
     return "service de notification inconnu"
+
+
+def keys_refusal(p256dh: str, auth: str) -> str | None:
+    """Why a browser's keys are not ones a browser makes (``None``: they are): its public
+    key a point of P-256 (65 bytes, base64url), its secret 16 bytes (RFC 8291). Others
+    would fail at every notification."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    try:
+        raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+        secret = base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4))
+        if len(raw) != 65 or len(secret) != 16 or len(p256dh) > 100 or len(auth) > 30:
+            return "clés"
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except (ValueError, TypeError):
+        return "clés"
+    return None
 
 
 def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, str]) -> None:

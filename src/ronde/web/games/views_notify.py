@@ -200,22 +200,29 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, RawPostDataException):
         return JsonResponse({"ok": False, "message": _("Abonnement illisible.")}, status=400)
-    why = push.endpoint_refusal(endpoint)
-    if why is not None or not (0 < len(p256dh) <= 200 and 0 < len(auth) <= 100):
+    why = push.endpoint_refusal(endpoint) or push.keys_refusal(p256dh, auth)
+    if why is not None:
         return JsonResponse(
-            {"ok": False, "message": _("Abonnement refusé : %(w)s.") % {"w": why or "clés"}},
+            {"ok": False, "message": _("Abonnement refusé : %(w)s.") % {"w": why}},
             status=400,
         )
-    PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={
-            "user": request.user,
-            "p256dh": p256dh,
-            "auth": auth,
-            "created_at": clocks.now(),
-            "gone_at": None,
-        },
-    )
+    now = clocks.now()
+    with transaction.atomic():
+        PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={
+                "user": request.user,
+                "p256dh": p256dh,
+                "auth": auth,
+                "created_at": now,
+                "gone_at": None,
+            },
+        )
+        # the account's newest devices only: the oldest are retired
+        live = PushSubscription.objects.filter(user_id=request.user.pk, gone_at__isnull=True)
+        kept = list(live.order_by("-created_at", "-pk").values_list("pk", flat=True))
+        if len(kept) > push.MAX_DEVICES:
+            live.filter(pk__in=kept[push.MAX_DEVICES :]).update(gone_at=now)
     return private(JsonResponse({"ok": True, "message": _("Cet appareil est prévenu.")}))
 
 
