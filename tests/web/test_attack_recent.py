@@ -238,3 +238,52 @@ def test_a_subscription_with_made_up_keys_is_refused(
         content_type="application/json",
     )
     assert r.status_code == 400
+
+
+# -- a player's requests: no flood of notifications to the MJs ----------------------------------
+def test_sending_and_withdrawing_a_request_again_and_again_does_not_flood_the_mjs(
+    world: World, clock: Any
+) -> None:
+    """Each request sent tells the MJs who asked to be told (e-mail, phone). Sent,
+    withdrawn, sent again a hundred times, it would ring their phones a hundred times:
+    a player's requests are told once per quarter of an hour, the MJs' dashboard
+    lists them all."""
+    from ronde.web.games import notify
+    from ronde.web.games.models import GameMaster, Notification, NotifyChoice, PushSubscription
+
+    mj = world.gms["Mj"]
+    NotifyChoice.objects.create(
+        user=mj,
+        game=world.game,
+        game_master=GameMaster.objects.get(game=world.game, user=mj),
+        push=True,
+        updated_at=notify.clocks.now(),
+    )
+    PushSubscription.objects.create(
+        user=mj,
+        endpoint="https://fcm.googleapis.com/fcm/send/mj",
+        p256dh="x",
+        auth="y",
+        created_at=notify.clocks.now(),
+    )
+    clock("J2 09:00")
+    ana = Client()
+    ana.force_login(world.users["Ana"])
+
+    def cycle() -> None:
+        r = ana.post(
+            reverse("player_request", args=[world.game.slug, "guess_ronde"]),
+            {"order": "alice, woody"},
+        )
+        assert r.status_code == 302
+        req = world.member("Ana").requests.filter(status="pending").get()
+        r = ana.post(reverse("player_withdraw", args=[world.game.slug, req.pk]))
+        assert r.status_code == 302
+
+    for _i in range(20):
+        cycle()
+    told = Notification.objects.filter(kind="gm_request")
+    assert told.count() == 1
+    clock("J2 09:20")  # a quarter of an hour later: told again
+    cycle()
+    assert told.count() == 2
