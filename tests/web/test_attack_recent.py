@@ -287,3 +287,39 @@ def test_sending_and_withdrawing_a_request_again_and_again_does_not_flood_the_mj
     clock("J2 09:20")  # a quarter of an hour later: told again
     cycle()
     assert told.count() == 2
+
+
+# -- a form sent after the session ended: back to the page after logging in ---------------------
+def _after_login(c: Client, r: Any, user: Any) -> int:
+    """Where the login page sends the user back once logged in (its status)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login")), r
+    target = parse_qs(urlsplit(r["Location"]).query)["next"][0]
+    c.force_login(user)
+    return int(c.get(target).status_code)
+
+
+def test_a_players_form_sent_logged_out_leads_back_to_his_page(world: World, clock: Any) -> None:
+    """His session ended (two weeks, a logout in another tab): he sends a request, logs in
+    again, and is on his page, not on an empty « 405 » page."""
+    clock("J2 09:00")
+    c = Client()
+    r = c.post(
+        reverse("player_request", args=[world.game.slug, "guess_ronde"]),
+        {"order": "alice, woody"},
+    )
+    assert _after_login(c, r, world.users["Ana"]) == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [("gm_clock", {"to": "next"}), ("gm_constraints", {"day": "2", "player": "Ana"})],
+)
+def test_an_mjs_form_sent_logged_out_leads_back_to_the_console(
+    world: World, clock: Any, name: str, data: dict[str, str]
+) -> None:
+    clock("J2 09:00")
+    c = Client()
+    r = c.post(reverse(name, args=[world.game.slug]), data)
+    assert _after_login(c, r, world.gms["Mj"]) == 200
