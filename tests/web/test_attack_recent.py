@@ -323,3 +323,15 @@ def test_an_mjs_form_sent_logged_out_leads_back_to_the_console(
     c = Client()
     r = c.post(reverse(name, args=[world.game.slug]), data)
     assert _after_login(c, r, world.gms["Mj"]) == 200
+
+
+def test_a_forms_address_opened_as_a_page_is_a_french_page(world: World) -> None:
+    """A form's address opened as a page (a bookmark, a link pasted): a French page with
+    a way back, not an empty one."""
+    mj = gm_client(Client(), world)
+    r = mj.get(reverse("gm_clock", args=[world.game.slug]))
+    assert r.status_code == 405 and r["Allow"] == "POST"
+    body = r.content.decode()
+    assert '<html lang="fr">' in body and "formulaire" in body and 'href="/"' in body
+    r = Client().get(reverse("etwin_start"))
+    assert r.status_code == 405 and '<html lang="fr">' in r.content.decode()
