@@ -335,3 +335,37 @@ def test_a_forms_address_opened_as_a_page_is_a_french_page(world: World) -> None
     assert '<html lang="fr">' in body and "formulaire" in body and 'href="/"' in body
     r = Client().get(reverse("etwin_start"))
     assert r.status_code == 405 and '<html lang="fr">' in r.content.decode()
+
+
+# -- « Eternaltwin seulement » on a site without Eternaltwin ------------------------------------
+def test_eternaltwin_only_is_neither_offered_nor_binding_without_eternaltwin(
+    world: World, settings: Any
+) -> None:
+    """Without Eternaltwin on the site, « Eternaltwin seulement » would leave every
+    player's invitation without a way in: it is not offered, and a game that chose it
+    (Eternaltwin removed since) takes passwords again."""
+    from ronde.web.games import accounts
+    from ronde.web.games.models import Game, Invitation
+
+    settings.ETERNALTWIN_URL = settings.ETERNALTWIN_CLIENT_ID = ""
+    settings.ETERNALTWIN_CLIENT_SECRET = ""
+    mj = gm_client(Client(), world)
+    page = mj.get(reverse("gm_players", args=[world.game.slug])).content.decode()
+    assert 'name="etwin_only"' not in page
+    mj.post(reverse("gm_etwin", args=[world.game.slug]), {"op": "settings", "etwin_only": "on"})
+    assert not Game.objects.get(pk=world.game.pk).etwin_only
+    # chosen while Eternaltwin was configured, then removed from the site
+    Game.objects.filter(pk=world.game.pk).update(etwin_only=True)
+    m = world.member("Cid")
+    m.user = None
+    m.save(update_fields=["user"])
+    accounts.invite(world.game, m)
+    inv = Invitation.objects.get(membership=m, used_at__isnull=True)
+    c = Client()
+    url = reverse("invitation", args=[inv.token])
+    assert "password1" in c.get(url).content.decode()
+    r = c.post(
+        url, {"username": "Cid2", "password1": "Un-mot-2-passe", "password2": "Un-mot-2-passe"}
+    )
+    assert r.status_code == 302, r.content[:800]
+    assert world.member("Cid").user is not None

@@ -248,6 +248,10 @@ def gm_links(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             )
         if not done and not void:
             messages.error(request, _("Aucune liaison cochée n'était en attente."))
+    elif op == "settings" and not eternaltwin.enabled():
+        messages.error(
+            request, _("La connexion avec Eternaltwin n'est pas configurée sur ce site.")
+        )
     elif op == "settings":
         game.etwin_auto = request.POST.get("etwin_auto") == "on"
         game.etwin_only = request.POST.get("etwin_only") == "on"
