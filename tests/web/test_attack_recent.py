@@ -369,3 +369,32 @@ def test_eternaltwin_only_is_neither_offered_nor_binding_without_eternaltwin(
     )
     assert r.status_code == 302, r.content[:800]
     assert world.member("Cid").user is not None
+
+
+# -- an e-mail confirmation link expired or lost: a new one ------------------------------------
+def test_an_expired_confirmation_link_can_be_sent_again(world: World, settings: Any) -> None:
+    """The link's page says « enregistrez de nouveau votre adresse pour en recevoir un
+    autre »: saving the same address, still unconfirmed, sends a new link."""
+    from ronde.web.games.models import Notification, NotifyAddress
+
+    settings.EMAIL_ENABLED = True
+    c = Client()
+    c.force_login(world.users["Ida"])
+    url = reverse("notify_settings", args=[world.game.slug])
+    form = {**_hidden(c.get(url).content.decode()), "email_address": "ida@example.org"}
+    form["email"] = "on"
+    assert c.post(url, form).status_code == 302
+    first = Notification.objects.get(kind="confirm")
+    assert first.url  # (expired after three days, or lost: the mail never came)
+    form = {**_hidden(c.get(url).content.decode()), "email_address": "ida@example.org"}
+    form["email"] = "on"
+    assert c.post(url, form).status_code == 302
+    links = Notification.objects.filter(kind="confirm").order_by("pk")
+    assert links.count() == 2
+    assert "Adresse confirmée" in c.get(links.last().url).content.decode()  # type: ignore[union-attr]
+    assert NotifyAddress.objects.get(user=world.users["Ida"]).confirmed_at is not None
+    # confirmed: saving again sends nothing more
+    form = {**_hidden(c.get(url).content.decode()), "email_address": "ida@example.org"}
+    form["email"] = "on"
+    c.post(url, form)
+    assert Notification.objects.filter(kind="confirm").count() == 2

@@ -359,8 +359,9 @@ def ask_confirmation(user: Any, email: str) -> None:
     """Write the e-mail that asks ``user`` to confirm ``email`` (sent by the worker)."""
     now = clocks.now()
     url = reverse("notify_confirm", args=[confirm_token(user.pk, email)])
+    earlier = Notification.objects.filter(user=user, kind="confirm").count()  # (a new link)
     Notification.objects.create(
-        key=_digest("confirm", user.pk, email, now.isoformat()),
+        key=_digest("confirm", user.pk, email, now.isoformat(), earlier),
         user=user,
         channel=Notification.EMAIL,
         email=email,

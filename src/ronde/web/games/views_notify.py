@@ -147,7 +147,17 @@ def _save(
     wants_email = bool(data.get("email")) and notify.email_enabled()
     eng = service.current(game, user) if member is not None else None
     with transaction.atomic():
-        if email and (address is None or address.email.casefold() != email.casefold()):
+        changed = email and (address is None or address.email.casefold() != email.casefold())
+        # the same address, still unconfirmed, asked for again: its link expired or never
+        # came (the link's page says to save the address again): a new link
+        again = (
+            wants_email
+            and not changed
+            and address is not None
+            and address.confirmed_at is None
+            and address.email.casefold() == email.casefold()
+        )
+        if changed or again:
             if address is None:
                 address = NotifyAddress(user=user)
             address.email, address.confirmed_at, address.updated_at = email, None, now
