@@ -193,6 +193,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "ronde.web.games.middleware.OneTimeFormMiddleware",
     "ronde.web.games.middleware.BusyMiddleware",
+    "ronde.web.games.middleware.MethodNotAllowedMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",

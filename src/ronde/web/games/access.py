@@ -16,6 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.translation import gettext as _
 
@@ -23,6 +24,17 @@ from .models import Game, GameMaster, Membership
 from .rawrows import Columns, fetch
 
 P = ParamSpec("P")
+
+_NUMBER = re.compile(r"[0-9]{1,18}")
+
+
+def number(value: object) -> int | None:
+    """A whole number typed in a request (a day, a row's key): ASCII digits only, at
+    most 18 of them (``None`` otherwise). ``str.isdigit`` lets « ² » and
+    thousand-digit numbers through, which ``int()`` or the database then refuse with
+    an error page."""
+    text = str(value).strip()
+    return int(text) if _NUMBER.fullmatch(text) else None
 
 
 #: what a player's page reads of his membership and its game: the game's page comes
@@ -92,6 +104,15 @@ def private(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _to_login(request: HttpRequest, page: str, slug: str) -> HttpResponse:
+    """The login page, then back: to the page asked (a GET), or to the game's page
+    ``page`` for a form sent while logged out (its address answers a POST only: the
+    login's return to it would be an empty « 405 » page)."""
+    if request.method in ("GET", "HEAD"):
+        return redirect_to_login(request.get_full_path())
+    return redirect_to_login(reverse(page, args=[slug]))
+
+
 def gm_page(
     view: Callable[Concatenate[HttpRequest, Game, GameMaster, P], HttpResponse],
 ) -> Callable[..., HttpResponse]:
@@ -99,7 +120,7 @@ def gm_page(
 
     def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
+            return _to_login(request, "gm_dashboard", slug)
         # the seat and its game in one query (as for a player's page)
         gm = game_master_seat(slug, request.user.pk)
         if gm is None:
@@ -118,7 +139,7 @@ def player_page(
 
     def wrapper(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
+            return _to_login(request, "player", slug)
         # the game and the membership in one query (the game row is read once per page)
         member = active_membership(slug, request.user.pk)
         if member is None or not member.game.started:

@@ -36,6 +36,7 @@ from ronde.forum.render import (
 from ronde.forum.thread import Diagnostic, Post, fold_pseudo
 
 from . import service
+from .access import number
 from .models import Action, ForumTemplate, Game, Posting, Request
 
 ACTIONS_FR = {
@@ -166,7 +167,8 @@ class Step:
             if self.arguments:
                 out["arguments"] = self.arguments
         if self.action in ("complain", "post", "announce"):
-            out["trial"] = int(self.trial) if self.trial.strip().isdigit() else self.trial
+            trial = number(self.trial)
+            out["trial"] = trial if trial is not None else self.trial
         if self.action in ("open_trial", "complain") and self.anonymous:
             out["anonymous"] = True
         if self.action == "post" and self.defends:

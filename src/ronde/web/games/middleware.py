@@ -239,6 +239,23 @@ class OneTimeFormMiddleware:
         return HttpResponseRedirect(target)
 
 
+class MethodNotAllowedMiddleware:
+    """An address that takes a form only (``require_POST``), opened as a page: a French
+    page that says so, with a way back (Django's answer is an empty page)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        page = render(request, "405.html", status=405)
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page
+
+
 class BusyMiddleware:
     """A write that waited more than :data:`.busy.WAIT_SECONDS` for its game's lock (a
     long correction, a stuck writer): a French "busy, retry" page (HTTP 503 with

@@ -272,11 +272,19 @@ def request_answered(req: Request) -> None:
         _tell(c, {f"r:{req.pk}": "request"}, clocks.now())
 
 
+#: a player's requests are told to the game masters once in each such period (their
+#: dashboard lists them all): sent, withdrawn and sent again, they would ring the game
+#: masters' phones each time
+REQUESTS_TOLD_EVERY = timedelta(minutes=15)
+
+
 def request_received(req: Request) -> None:
-    """A player sent ``req``: tell the game masters who asked to be (same transaction)."""
+    """A player sent ``req``: tell the game masters who asked to be (same transaction),
+    once per player and :data:`REQUESTS_TOLD_EVERY`."""
     now = clocks.now()
+    period = int(now.timestamp() // REQUESTS_TOLD_EVERY.total_seconds())
     for c in _choices(req.game, players=False):
-        _tell(c, {f"q:{req.pk}": "gm_request"}, now)
+        _tell(c, {f"q:{req.membership_id}:{period}": "gm_request"}, now)
 
 
 def start_choice(choice: NotifyChoice, eng: EngineGame | None) -> None:
@@ -351,8 +359,9 @@ def ask_confirmation(user: Any, email: str) -> None:
     """Write the e-mail that asks ``user`` to confirm ``email`` (sent by the worker)."""
     now = clocks.now()
     url = reverse("notify_confirm", args=[confirm_token(user.pk, email)])
+    earlier = Notification.objects.filter(user=user, kind="confirm").count()  # (a new link)
     Notification.objects.create(
-        key=_digest("confirm", user.pk, email, now.isoformat()),
+        key=_digest("confirm", user.pk, email, now.isoformat(), earlier),
         user=user,
         channel=Notification.EMAIL,
         email=email,

@@ -16,6 +16,7 @@ import base64
 import ipaddress
 import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,10 @@ PUSH_SERVICES = (
 )
 
 _lock = threading.Lock()
+
+#: the devices an account keeps (its newest subscriptions): each notification is a row
+#: and a post per device, written inside the game's write
+MAX_DEVICES = 10
 
 
 class Gone(Exception):
@@ -84,22 +89,70 @@ def _loopback(host: str) -> bool:
         return False
 
 
+#: what a push service's host name is made of (nothing a second URL parser could read
+#: differently: no backslash, space, percent sign or non-ASCII letter)
+_HOST = re.compile(r"[a-z0-9.:-]+")
+
+
+def _host_seen_by_sender(endpoint: str) -> str | None:
+    """The host the HTTP client (requests, urllib3) would connect to (``None``: none)."""
+    from urllib3.util import parse_url
+
+    try:
+        host = parse_url(endpoint).host
+    except ValueError:  # (urllib3's LocationParseError is one)
+        return None
+    return host.strip("[]").lower() if host else None
+
+
 def endpoint_refusal(endpoint: str) -> str | None:
-    """Why the server will not post to ``endpoint`` (``None``: it will)."""
+    """Why the server will not post to ``endpoint`` (``None``: it will).
+
+    The host is checked as the HTTP client that posts will read it: an address that
+    Python's ``urlsplit`` and urllib3 read differently (``https://intranet\\.push.apple.com``
+    is ``intranet`` for the latter) is refused, and a browser's push service is reached
+    on its HTTPS port only."""
     if len(endpoint) > 1000:
         return "adresse trop longue"
+    if not endpoint.isascii() or any(ord(c) <= 32 or ord(c) == 127 or c == "\\" for c in endpoint):
+        return "adresse invalide"
     parts = urlsplit(endpoint)
     host = (parts.hostname or "").lower()
-    if not host or parts.username or parts.password:
+    if not host or parts.username or parts.password or not _HOST.fullmatch(host):
+        return "adresse invalide"
+    try:
+        port = parts.port
+    except ValueError:
+        return "adresse invalide"
+    if _host_seen_by_sender(endpoint) != host:
         return "adresse invalide"
     extra = [h.lower() for h in getattr(settings, "PUSH_HOSTS", [])]
     if host in extra and (parts.scheme == "https" or (parts.scheme == "http" and _loopback(host))):
         return None
     if parts.scheme != "https":
         return "adresse non chiffrée"
+    if port not in (None, 443):
+        return "service de notification inconnu"
     if any(host == s or (s.startswith(".") and host.endswith(s)) for s in PUSH_SERVICES):
         return None
     return "service de notification inconnu"
+
+
+def keys_refusal(p256dh: str, auth: str) -> str | None:
+    """Why a browser's keys are not ones a browser makes (``None``: they are): its public
+    key a point of P-256 (65 bytes, base64url), its secret 16 bytes (RFC 8291). Others
+    would fail at every notification."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    try:
+        raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+        secret = base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4))
+        if len(raw) != 65 or len(secret) != 16 or len(p256dh) > 100 or len(auth) > 30:
+            return "clés"
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except (ValueError, TypeError):
+        return "clés"
+    return None
 
 
 def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, str]) -> None:
@@ -116,18 +169,37 @@ def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, str]) -> None
         raise Gone(why)
     subject = settings.VAPID_SUBJECT or _subject()
     try:
-        webpush(
-            subscription_info={"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
-            data=json.dumps(payload, ensure_ascii=False),
-            vapid_private_key=_vapid(),
-            vapid_claims={"sub": subject},
-            timeout=15,
-            ttl=24 * 3600,
-        )
+        with _no_redirects() as session:
+            webpush(
+                subscription_info={
+                    "endpoint": endpoint,
+                    "keys": {"p256dh": p256dh, "auth": auth},
+                },
+                data=json.dumps(payload, ensure_ascii=False),
+                vapid_private_key=_vapid(),
+                vapid_claims={"sub": subject},
+                timeout=15,
+                ttl=24 * 3600,
+                requests_session=session,
+            )
     except WebPushException as exc:
         if exc.status_code in (404, 410):
             raise Gone(f"HTTP {exc.status_code}") from None
         raise RuntimeError(f"service de notification : HTTP {exc.status_code}") from None
+
+
+def _no_redirects() -> Any:
+    """An HTTP session that never follows a redirect: the server posts to the address it
+    checked, never to one a push service (or an address posing as one) names in reply (a
+    redirect is a failure, retried and then shown to the game masters)."""
+    import requests
+
+    class NoRedirects(requests.Session):
+        def request(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs["allow_redirects"] = False
+            return super().request(*args, **kwargs)
+
+    return NoRedirects()
 
 
 def _subject() -> str:

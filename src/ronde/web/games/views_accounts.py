@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import accounts
+from .eternaltwin import enabled as etwin_enabled
 from .etwin_links import active_link
 from .models import Invitation
 
@@ -131,8 +132,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             accounts.check_user(inv, request.user)
     except accounts.InvitationRefused as refusal:
         return _refused(request, inv, refusal)
-    # a game played with Eternaltwin only: its players' seats go to linked accounts
-    etwin_only = inv.game.etwin_only and inv.membership_id is not None
+    # a game played with Eternaltwin only: its players' seats go to linked accounts (on
+    # a site with Eternaltwin: without it, the choice would leave them no way in)
+    etwin_only = inv.game.etwin_only and inv.membership_id is not None and etwin_enabled()
     ctx: dict[str, Any] = {
         "inv": inv,
         "seat": accounts.seat_label(inv),

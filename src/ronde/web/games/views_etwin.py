@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from . import accounts, eternaltwin, etwin_links
-from .access import gm_page, private
+from .access import gm_page, number, private
 from .models import Game, GameMaster, Invitation, Membership, SeatClaim
 
 BACKEND = "ronde.web.games.accounts.PseudoBackend"
@@ -227,10 +227,8 @@ def gm_links(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
     op = request.POST.get("op")
     refuse = request.POST.get("refuse")
     if refuse:
-        try:
-            claim = etwin_links.refuse(game, int(refuse), request.user)
-        except ValueError:
-            claim = None
+        pk = number(refuse)
+        claim = etwin_links.refuse(game, pk, request.user) if pk is not None else None
         if claim is None:
             raise Http404(_("Aucune liaison en attente ne porte ce numéro."))
         messages.success(
@@ -239,7 +237,7 @@ def gm_links(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             % {"pseudo": claim.membership.pseudo},
         )
     elif op == "confirm":
-        ids = [int(v) for v in request.POST.getlist("claim") if v.isdigit()]
+        ids = [n for n in map(number, request.POST.getlist("claim")) if n is not None]
         done, void = etwin_links.confirm(game, ids, request.user)
         if done:
             messages.success(request, _("%(n)d liaison(s) confirmée(s).") % {"n": done})
@@ -250,6 +248,10 @@ def gm_links(request: HttpRequest, game: Game, gm: GameMaster) -> HttpResponse:
             )
         if not done and not void:
             messages.error(request, _("Aucune liaison cochée n'était en attente."))
+    elif op == "settings" and not eternaltwin.enabled():
+        messages.error(
+            request, _("La connexion avec Eternaltwin n'est pas configurée sur ce site.")
+        )
     elif op == "settings":
         game.etwin_auto = request.POST.get("etwin_auto") == "on"
         game.etwin_only = request.POST.get("etwin_only") == "on"

@@ -24,7 +24,7 @@ from ronde.text import clean
 
 from . import forum_console as fc
 from . import judging, service
-from .access import gm_page
+from .access import gm_page, number
 from .models import Action, ForumTemplate, Game, GameMaster, Request
 from .views_gm import _diff_rows
 
@@ -177,9 +177,11 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
         )
     # steps of a trial whose opening is neither confirmed nor recorded wait for it
     unopened = {
-        int(s.new_trial)
+        n
         for s in steps
-        if s.action == "open_trial" and s.new_trial.isdigit() and not s.checked and not s.recorded
+        if s.action == "open_trial" and not s.checked and not s.recorded
+        for n in [number(s.new_trial)]
+        if n is not None
     }
     step_of = {id(p): s for p, s in props}
     ready, held = plan([p for p, _s in props], unopened=unopened)

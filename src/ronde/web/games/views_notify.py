@@ -30,7 +30,7 @@ from ronde.engine.clock import day_of, format_time
 from ronde.forum.render import KINDS_FR
 
 from . import clocks, delivery, notify, push, service
-from .access import active_membership, game_master_seat, gm_page, private
+from .access import active_membership, game_master_seat, gm_page, number, private
 from .models import (
     Game,
     GameMaster,
@@ -147,7 +147,17 @@ def _save(
     wants_email = bool(data.get("email")) and notify.email_enabled()
     eng = service.current(game, user) if member is not None else None
     with transaction.atomic():
-        if email and (address is None or address.email.casefold() != email.casefold()):
+        changed = email and (address is None or address.email.casefold() != email.casefold())
+        # the same address, still unconfirmed, asked for again: its link expired or never
+        # came (the link's page says to save the address again): a new link
+        again = (
+            wants_email
+            and not changed
+            and address is not None
+            and address.confirmed_at is None
+            and address.email.casefold() == email.casefold()
+        )
+        if changed or again:
             if address is None:
                 address = NotifyAddress(user=user)
             address.email, address.confirmed_at, address.updated_at = email, None, now
@@ -200,22 +210,29 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         p256dh, auth = str(keys["p256dh"]), str(keys["auth"])
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, RawPostDataException):
         return JsonResponse({"ok": False, "message": _("Abonnement illisible.")}, status=400)
-    why = push.endpoint_refusal(endpoint)
-    if why is not None or not (0 < len(p256dh) <= 200 and 0 < len(auth) <= 100):
+    why = push.endpoint_refusal(endpoint) or push.keys_refusal(p256dh, auth)
+    if why is not None:
         return JsonResponse(
-            {"ok": False, "message": _("Abonnement refusé : %(w)s.") % {"w": why or "clés"}},
+            {"ok": False, "message": _("Abonnement refusé : %(w)s.") % {"w": why}},
             status=400,
         )
-    PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={
-            "user": request.user,
-            "p256dh": p256dh,
-            "auth": auth,
-            "created_at": clocks.now(),
-            "gone_at": None,
-        },
-    )
+    now = clocks.now()
+    with transaction.atomic():
+        PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={
+                "user": request.user,
+                "p256dh": p256dh,
+                "auth": auth,
+                "created_at": now,
+                "gone_at": None,
+            },
+        )
+        # the account's newest devices only: the oldest are retired
+        live = PushSubscription.objects.filter(user_id=request.user.pk, gone_at__isnull=True)
+        kept = list(live.order_by("-created_at", "-pk").values_list("pk", flat=True))
+        if len(kept) > push.MAX_DEVICES:
+            live.filter(pk__in=kept[push.MAX_DEVICES :]).update(gone_at=now)
     return private(JsonResponse({"ok": True, "message": _("Cet appareil est prévenu.")}))
 
 
@@ -275,7 +292,8 @@ def gm_delivery(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     delivery.due_by_mp(game, everything, now)
     today = max(day_of(game.start, now), 0)
     asked = str(request.GET.get("jour", ""))
-    day = int(asked) if asked.isdigit() and len(asked) <= 2 else today
+    asked_day = number(asked) if len(asked) <= 2 else None
+    day = asked_day if asked_day is not None else today
     rows = [
         {"d": d, "kind": KINDS_FR.get(d.item.kind, _("message"))}
         for d in everything
@@ -346,7 +364,7 @@ def _gm_post(request: HttpRequest, game: Game) -> HttpResponse:
             Game.objects.filter(pk=game.pk).update(delivery=setting[0], delivery_delay=setting[1])
             messages.success(request, _("Réglage enregistré."))
     elif op == "retry":
-        ids = [int(x) for x in request.POST.getlist("pk") if str(x).isdigit()]
+        ids = [n for n in map(number, request.POST.getlist("pk")) if n is not None]
         n = notify.retry(game, ids)
         notify.wake()
         messages.success(request, _("%(n)d notification(s) de nouveau à envoyer.") % {"n": n})

@@ -36,7 +36,7 @@ from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, t
 from ronde.engine.views import View, player_brief, view
 
 from . import delivery, labels, notify, rawrows, service, viewcache, vocabulary
-from .access import player_page
+from .access import number, player_page
 from .models import Action, Game, Membership, Request
 from .vocabulary import Spec
 
@@ -727,7 +727,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     since = _visit(member)
     delivery.saw(game, member, request.user)  # what his page shows him is delivered
     asked = request.GET.get("jour", "")
-    asked = asked if asked.isdigit() and len(asked) <= 2 else ""
+    asked = asked if number(asked) is not None and len(asked) <= 2 else ""
     stored = _stored_requests(member)
     return viewcache.whole_page(
         request,
