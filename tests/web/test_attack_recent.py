@@ -398,3 +398,32 @@ def test_an_expired_confirmation_link_can_be_sent_again(world: World, settings: 
     form["email"] = "on"
     c.post(url, form)
     assert Notification.objects.filter(kind="confirm").count() == 2
+
+
+# -- Web Push: a shared phone's next user is not told the previous account's news -------------
+def test_logging_out_stops_the_pushes_of_this_browser_only(world: World, settings: Any) -> None:
+    """Ida turns notifications on from a shared phone and from her own computer, then
+    logs out of the phone: the phone is no longer pushed her games' news (the next
+    person to log in there would read them); her computer still is."""
+    from ronde.web.games.models import PushSubscription
+
+    settings.PUSH_HOSTS = []
+    keys = BrowserKeys()
+    phone, computer = Client(), Client()
+    for c, endpoint in ((phone, "telephone"), (computer, "ordinateur")):
+        c.force_login(world.users["Ida"])
+        r = c.post(
+            reverse("notify_push"),
+            keys.subscription(f"https://fcm.googleapis.com/fcm/send/{endpoint}"),
+            content_type="application/json",
+        )
+        assert r.status_code == 200
+    live = PushSubscription.objects.filter(user=world.users["Ida"], gone_at__isnull=True)
+    assert live.count() == 2
+    assert phone.post(reverse("logout")).status_code == 302
+    assert [s.endpoint.rsplit("/", 1)[1] for s in live] == ["ordinateur"]
+    # the next person on the phone: nothing of Ida's reaches it
+    phone.force_login(world.users["Jo"])
+    assert not PushSubscription.objects.filter(
+        endpoint__endswith="/telephone", gone_at__isnull=True
+    ).exists()

@@ -37,3 +37,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         connection_created.connect(private_sqlite, dispatch_uid="ronde-private-sqlite")
+        from django.contrib.auth.signals import user_logged_out
+
+        from .views_notify import retire_on_logout
+
+        user_logged_out.connect(retire_on_logout, dispatch_uid="ronde-push-on-logout")

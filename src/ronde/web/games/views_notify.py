@@ -233,7 +233,28 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         kept = list(live.order_by("-created_at", "-pk").values_list("pk", flat=True))
         if len(kept) > push.MAX_DEVICES:
             live.filter(pk__in=kept[push.MAX_DEVICES :]).update(gone_at=now)
+    # (this browser's subscriptions, retired when its account logs out: ``retire_on_logout``)
+    mine = [e for e in request.session.get(SESSION_ENDPOINTS, []) if e != endpoint]
+    request.session[SESSION_ENDPOINTS] = [*mine[-(push.MAX_DEVICES - 1) :], endpoint]
     return private(JsonResponse({"ok": True, "message": _("Cet appareil est prévenu.")}))
+
+
+#: the session's key listing the push endpoints this browser subscribed while logged in
+SESSION_ENDPOINTS = "ronde_push_endpoints"
+
+
+def retire_on_logout(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: the push subscriptions made from this browser during the
+    session stop. On a shared phone or computer, the next person to log in there would
+    otherwise receive the previous account's notifications (its games, its deadlines).
+    Subscribing again after logging in is one click on the notifications page."""
+    if request is None or user is None or not getattr(user, "pk", None):
+        return
+    endpoints = [str(e) for e in request.session.get(SESSION_ENDPOINTS, [])]
+    if endpoints:
+        PushSubscription.objects.filter(
+            user_id=user.pk, endpoint__in=endpoints, gone_at__isnull=True
+        ).update(gone_at=clocks.now())
 
 
 @require_POST
