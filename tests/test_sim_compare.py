@@ -109,6 +109,8 @@ def test_a_csv_read_back_gives_the_same_report(tmp_path: Path) -> None:
         ("variante,partie,graine,events\nA9=bad,0,1,3\n", "valeurs permises"),
         ("variante,partie,graine,evil\n", "Colonne inconnue"),
         ("variante,partie,graine,events\ndéfaut,0,1,nan\n", "hors limites"),
+        ("variante,partie,graine,events\ndéfaut,0,1,1e308\n", "hors limites"),
+        ("variante,partie,graine,events\ndéfaut,0,1,-2e9\n", "hors limites"),
         ("variante,partie,graine,events\nA9=grace_60,0,1,3\n", "défaut"),
     ],
 )

@@ -307,6 +307,10 @@ class Run:
         return sorted(set.intersection(*done)) if done else []
 
 
+#: the largest figure a CSV may hold (in absolute value)
+MAX_FIGURE = 1e9
+
+
 def _number(v: float) -> str:
     return f"{v:.6f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
@@ -374,7 +378,10 @@ def read_csv(text: str, *, players: int = 0) -> Run:
             values = {k: float(v) for k, v in zip(header[3:], line[3:], strict=True) if v != ""}
         except ValueError:
             raise ReportError(f"Ligne {n} : nombre illisible.") from None
-        if any(not math.isfinite(v) for v in values.values()) or not 0 <= index < 10**7:
+        # (a game's figures are counts, points and days: far below a billion; a larger one
+        # would overflow the means to « inf » on the report)
+        too_big = any(not math.isfinite(v) or abs(v) > MAX_FIGURE for v in values.values())
+        if too_big or not 0 <= index < 10**7:
             raise ReportError(f"Ligne {n} : nombre hors limites.")
         run.seed = seed
         if variant not in run.variants:
