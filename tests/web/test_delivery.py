@@ -14,7 +14,7 @@ from django.urls import reverse
 from ronde.web.games import delivery, service
 from ronde.web.games.models import Game, Receipt
 
-from .conftest import World, gm_client
+from .conftest import World, at, gm_client
 
 EXTRAS = ["Ida", "Jo", "Kim", "Lou", "Max", "Ned"]
 
@@ -164,3 +164,20 @@ def test_the_setting_is_chosen_on_the_delivery_page(client: Any, world: World) -
     r = client.post(url, {"op": "setting", "delivery": "mp", "delivery_delay": "0"})
     world.game.refresh_from_db()
     assert world.game.delivery == "portal"
+
+
+def test_a_rehearsals_visits_are_game_times(client: Any, world: World, clock: Any) -> None:
+    """On a game with a manual clock (a rehearsal, the demo), a player's last visit is the
+    game's time, as his receipts are: the "Remise" page shows J3 09:15, not the wall
+    clock's day."""
+    _theme(world, clock)
+    clock("J2 11:00")  # the wall clock, which the manual game does not follow
+    Game.objects.filter(pk=world.game.pk).update(clock=Game.MANUAL, clock_at=at("J3 09:15"))
+    world.game.refresh_from_db()
+    _open_page(world, "Ida")
+    gm_client(client, world)
+    page = unescape(
+        client.get(reverse("gm_delivery", args=[world.game.slug]) + "?jour=2").content.decode()
+    )
+    ida = page[page.index("<td>Ida</td>") :].split("</tr>")[0]
+    assert "<td>J3 09:15</td>" in ida, ida

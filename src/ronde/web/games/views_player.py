@@ -35,7 +35,7 @@ from ronde.engine.state import GameState
 from ronde.engine.today import items_requested, joker_refusal, jokers_allowed, today_view
 from ronde.engine.views import View, player_brief, view
 
-from . import delivery, labels, notify, rawrows, service, viewcache, vocabulary
+from . import clocks, delivery, labels, notify, rawrows, service, viewcache, vocabulary
 from .access import number, player_page
 from .models import Action, Game, Membership, Request
 from .vocabulary import Spec
@@ -501,9 +501,11 @@ def field_choices(
 
 
 # -- "new since your last visit" ------------------------------------------------------------
-def _visit(member: Membership) -> datetime | None:
-    """Record this look at the page; return the instant before which nothing is new."""
-    now = service.now()
+def _visit(game: Game, member: Membership) -> datetime | None:
+    """Record this look at the page; return the instant before which nothing is new.
+    Game time (a rehearsal's manual clock): what is new is told by the game's times, and
+    the game masters' "Remise" page shows the visit as a game time."""
+    now = clocks.game_now(game)
     last = member.last_visit
     if last is not None and timedelta(0) <= now - last < timedelta(minutes=1):
         return member.visit_before  # a reload: no write
@@ -724,7 +726,7 @@ def player(request: HttpRequest, game: Game, member: Membership) -> HttpResponse
     :mod:`.middleware`). A page with a note to show (``messages``) is rendered for
     this request alone.
     """
-    since = _visit(member)
+    since = _visit(game, member)
     delivery.saw(game, member, request.user)  # what his page shows him is delivered
     asked = request.GET.get("jour", "")
     asked = asked if number(asked) is not None and len(asked) <= 2 else ""
