@@ -22,7 +22,7 @@ from .trials import (
     is_null,
     legal_targets,
     player_seat,
-    quota_refusal,
+    quota_violation,
     running,
     trial_day,
     trial_of,
@@ -71,9 +71,9 @@ def open_trial(ctx: Context, cmd: Command, actor: str) -> None:
                     f"Un Procès identique est déjà ouvert (n°{t.number}) : "
                     "portez plainte dedans (A14).",
                 )
-    why = quota_refusal(g, p, opening=True, anonymous=anonymous)
-    if why:
-        raise RuleViolation("daily_limit", why)
+    refused = quota_violation(g, p, opening=True, anonymous=anonymous)
+    if refused is not None:
+        raise refused
     emit_opening(
         ctx,
         opener=actor,
@@ -208,9 +208,9 @@ def complain(ctx: Context, cmd: Command, actor: str) -> None:
     null = duplicate or is_null(g, t, actor)
     free = null and g.opt("A20") == "free"
     if not forced and not free:
-        why = quota_refusal(g, p, opening=False, anonymous=anonymous)
-        if why:
-            raise RuleViolation("daily_limit", why)
+        refused = quota_violation(g, p, opening=False, anonymous=anonymous)
+        if refused is not None:
+            raise refused
     file_complaint(
         ctx,
         t,

@@ -126,6 +126,28 @@ def legal_targets(g: GameState, p: Player, *, anonymous: bool) -> set[str]:
 
 def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) -> str | None:
     """Why today's quota forbids this trial action, or ``None`` (R5.14–R5.16, A21, A29)."""
+    rv = quota_violation(g, p, opening=opening, anonymous=anonymous)
+    return rv.message if rv is not None else None
+
+
+#: A29 ``parity``: a day the rule does not allow (``out_of_window``), not a quota spent
+_OFF_DAY = "Un nouveau Figurant ne participe qu'un jour sur deux."
+
+
+def quota_violation(
+    g: GameState, p: Player, *, opening: bool, anonymous: bool
+) -> RuleViolation | None:
+    """The refusal today's quota or calendar gives this trial action, or ``None``:
+    ``daily_limit`` for a quota spent (a new Extra acting two days running under A29
+    ``no_consecutive`` included), ``out_of_window`` for a day A29 ``parity`` does not
+    allow (FORMAT.md's table of codes)."""
+    why = _quota(g, p, opening=opening, anonymous=anonymous)
+    if why is None:
+        return None
+    return RuleViolation("out_of_window" if why == _OFF_DAY else "daily_limit", why)
+
+
+def _quota(g: GameState, p: Player, *, opening: bool, anonymous: bool) -> str | None:
     day = g.action_day(g.clock) if g.clock else 0
     today = p.actions.get(day, ())
     doubled = bool(g.flags.get("double_complaints"))
@@ -133,12 +155,12 @@ def quota_refusal(g: GameState, p: Player, *, opening: bool, anonymous: bool) ->
         if today and (not doubled or len(today) >= 1):
             return "Un nouveau Figurant participe au plus une fois par jour."
         if not doubled:
-            if g.opt("A29") == "parity":
-                first = (p.transfigured_day or 0) + 1
-                if (day - first) % 2:
-                    return "Un nouveau Figurant ne participe qu'un jour sur deux."
-            elif p.actions.get(day - 1):
+            # (two days running is a quota spent under either reading, FORMAT.md; under
+            # ``parity`` a day of the other parity is a day the rule does not allow)
+            if p.actions.get(day - 1):
                 return "Un nouveau Figurant ne participe pas deux jours de suite."
+            if g.opt("A29") == "parity" and (day - (p.transfigured_day or 0) - 1) % 2:
+                return _OFF_DAY
         return None
     allowed = 1 + character_of(g, p).extra_actions(g, p, anonymous=anonymous)
     if not doubled:
