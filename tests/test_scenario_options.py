@@ -44,3 +44,40 @@ def test_good_options_are_kept(tmp_path: Path) -> None:
     path = tmp_path / "good.yaml"
     path.write_text(HEAD + "  options: {A9: grace_15, A27: cap_3}\nsteps: []\n", encoding="utf-8")
     assert load(path).options == {"A9": "grace_15", "A27": "cap_3"}
+
+
+KNOWN = """name: not known
+rules: [R4.10]
+game:
+  start: 2026-12-01
+  ronde: [alice, woody, pierrot, halus, little_mermaid, polichinelle, guignol, revenant]
+  cast:
+    {Ana: alice, Bob: woody, Cid: pierrot, Dan: halus, Eve: little_mermaid,
+     Fay: polichinelle, Gus: guignol, Hal: revenant}
+steps:
+  - at: J2 09:00
+    expect: {public: {Bob: WANT}, learned: {Ana: {Bob: WANT}}}
+  - {at: J2 10:00, by: Ana, do: open_trial, against: Bob, as: woody}
+  - {at: J2 10:10, by: Dan, do: complain, trial: 1}
+  - {at: J2 10:20, by: Eve, do: complain, trial: 1}
+  - {at: J2 10:30, by: Fay, do: complain, trial: 1}
+  - {at: J2 10:40, by: Gus, do: complain, trial: 1}
+  - {at: J2 11:00, by: Mj, do: announce, trial: 1}
+  - at: J2 11:05
+    expect: {public: {Bob: AFTER}}
+"""
+
+
+@pytest.mark.parametrize("word", ["none", "nothing", "unknown", "null"])
+def test_not_known_may_be_written_none_nothing_or_null(tmp_path: Path, word: str) -> None:
+    """``public`` and ``learned`` checks say "not known" as the ``characters`` check says
+    "unmasked" (``none``), or ``nothing``, or YAML's null; once known, they fail."""
+    from ronde.scenario import run
+
+    path = tmp_path / "known.yaml"
+    path.write_text(KNOWN.replace("WANT", word).replace("AFTER", "woody"), encoding="utf-8")
+    out = run(load(path))
+    assert out.passed, out.message
+    path.write_text(KNOWN.replace("WANT", word).replace("AFTER", word), encoding="utf-8")
+    out = run(load(path))
+    assert not out.passed and "publicly known as" in out.message

@@ -424,6 +424,19 @@ def _norm_char(value: object) -> str:
         return text
 
 
+#: what a ``learned`` or ``public`` check may write for "not known" (``none``, as the
+#: ``characters`` check writes an unmasked player; ``nothing``; YAML's null)
+_NOT_KNOWN = frozenset({"none", "nothing", "unknown"})
+
+
+def _same_knowledge(got: str, expected: object) -> bool:
+    """Whether ``got`` (a known Character, or ``nothing``) is what a check expects."""
+    want = _norm_char(expected)
+    if got == "nothing":
+        return want.casefold() in _NOT_KNOWN
+    return got == want
+
+
 def check(g: GameState, key: str, expected: Any, game: Game | None = None) -> str | None:
     """Compare one ``expect`` entry with the state; return a mismatch or ``None``.
 
@@ -477,7 +490,7 @@ def check(g: GameState, key: str, expected: Any, game: Game | None = None) -> st
                 oseat = _seat(g, other)
                 with before_verdicts(g):
                     got = g.players[seat].learned.get(oseat or "", "nothing")
-                if got != _norm_char(character):
+                if not _same_knowledge(got, character):
                     return f"expected {name} to have learned {other} is {character}, got {got}"
     elif key == "public":
         with before_verdicts(g):
@@ -485,7 +498,7 @@ def check(g: GameState, key: str, expected: Any, game: Game | None = None) -> st
         for name, character in dict(expected).items():
             seat = _seat(g, name)
             got = known.get(seat or "", "nothing")
-            if got != _norm_char(character):
+            if not _same_knowledge(got, character):
                 return f"expected {name} publicly known as {character}, got {got}"
     elif key == "secretary":
         got = g.pseudo(g.secretary) if g.secretary else "none"
