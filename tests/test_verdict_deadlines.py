@@ -613,3 +613,48 @@ def test_the_named_characters_holder_falls_at_the_announcement() -> None:
     g = played.state
     tom = g.players[g.seat_of("Tom")]  # type: ignore[index]
     assert not tom.masked and tom.unmasked_at == _at(7, 10 * 60)
+
+
+def test_a_partners_fall_waits_for_the_verdict_naming_the_decorators() -> None:
+    """The twins a77-decorators-partner-fall-{just,unjust}.yaml (a case the scenario
+    guard does not draw: the swapped players' Character is the Decorators, and both
+    act): the same commands, every view but Fay's and Gus's (swapped) the same after
+    every command and at every deadline until the announcement, where the UNJUST twin
+    settles Gus's day without an item (A77 clarification 2, "a partner's fall")."""
+    from ronde.scenario import build_game
+
+    folder = ROOT / "tests" / "scenarios" / "clarified"
+    twins = [load(folder / f"a77-decorators-partner-fall-{k}.yaml") for k in ("just", "unjust")]
+    games = [Game(build_game(s).log[0], CATALOG) for s in twins]  # type: ignore[arg-type]
+    runs = [
+        [Command(st.action, st.by, st.at, st.args) for st in s.steps if st.action and st.by]
+        for s in twins
+    ]
+    assert runs[0] == runs[1], "the twins' public histories differ"
+    a, b = games
+    skip = {"Fay", "Gus"}
+    checked = 0
+
+    def compare(when: str) -> None:
+        nonlocal checked
+        diff = differences(views(a, skip), views(b, skip))
+        assert not diff, f"twins differ {when}:\n" + "\n".join(diff[:20])
+        checked += 1
+
+    for cmd in runs[0]:
+        while True:
+            na, nb = a._next_timer(), b._next_timer()
+            due = na[0] if na is not None else None
+            assert due == (nb[0] if nb is not None else None), "timers differ"
+            if due is None or due > cmd.at:
+                break
+            a.advance(due)
+            b.advance(due)
+            compare(f"at the deadline {due.isoformat()}")
+        if cmd.action == "announce":
+            break
+        assert _outcome(a, cmd) == _outcome(b, cmd), cmd
+        compare(f"after {cmd.action} by {cmd.by} at {cmd.at.isoformat()}")
+    trial = a.state.trial(1)
+    assert trial is not None and trial.status == "just" and not trial.announced
+    assert checked > 10
