@@ -359,7 +359,7 @@ def test_a_resubmitted_form_records_once(world: World, clock: Any) -> None:
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert Action.objects.filter(game=world.game, action="open_trial").count() == 1
     follow = text(gm.get(again["Location"]))
-    assert "déjà été envoyé" in follow
+    assert "Ce formulaire avait déjà été envoyé : rien de plus n'a été enregistré." in follow
     # a new form (new token) records again
     clock("J2 11:00")
     data = {
@@ -753,3 +753,29 @@ def test_striking_a_replacement_gives_the_seat_back_and_no_more(world: World, cl
     assert "retiré (compte prêté)" in text(gm.get(players))
     zed.refresh_from_db()
     assert zed.revoked_at is not None
+
+
+@pytest.mark.django_db
+def test_a_form_brought_back_and_filled_anew_records_again_whatever_field_changed(
+    world: World, clock: Any
+) -> None:
+    """A browser posts the CSRF field beside the others: the fields after it (here the
+    replaced player and his replacement) still tell one submission from another."""
+    clock("J2 09:00")
+    slug = world.game.slug
+    gm = gm_client(Client(), world)
+    url = reverse("gm_action", args=[slug, "replace_player"])
+    data = {
+        "csrfmiddlewaretoken": "x" * 64,
+        "form_token": _token(gm, url),
+        "player": "Bob",
+        "new": "Zed",
+    }
+    assert gm.post(url, data).status_code == 302
+    data |= {"player": "Cid", "new": "Yan"}  # the back button, the same form filled anew
+    assert gm.post(url, data).status_code == 302
+    assert Action.objects.filter(game=world.game, action="replace_player").count() == 2
+    assert {m.pseudo for m in world.game.memberships.filter(revoked_at__isnull=True)} >= {
+        "Zed",
+        "Yan",
+    }
