@@ -779,3 +779,20 @@ def test_a_form_brought_back_and_filled_anew_records_again_whatever_field_change
         "Zed",
         "Yan",
     }
+
+
+@pytest.mark.django_db
+def test_logging_out_from_a_page_brought_back_logs_out(world: World) -> None:
+    """Logging out is never "already sent": the same page's button, used again after
+    logging in again (the back button), logs out again."""
+    c = Client()
+    c.force_login(world.users["Ana"])
+    page = reverse("player", args=[world.game.slug])
+    form = next(f for f in _forms(text(c.get(page))) if reverse("logout") in f)
+    data = {"form_token": TOKEN.findall(form)[0]}
+    assert c.post(reverse("logout"), data).status_code == 302
+    c.force_login(world.users["Ana"])
+    assert c.get(page).status_code == 200
+    c.post(reverse("logout"), data)
+    r = c.get(page)
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
