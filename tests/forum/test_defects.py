@@ -490,3 +490,24 @@ def test_a_saved_post_without_its_header_name_is_read_by_its_content_else_skippe
     assert [str(d) for d in thread.diagnostics] == [
         f"warning : [message {where}] message sans auteur, ignoré"
     ]
+
+
+def test_a_saved_post_in_paragraphs_headings_and_lists_reads_line_by_line() -> None:
+    """The forum's editor writes paragraphs, headings and lists: each is a line of its
+    own, as the browser shows it; an image that is not a smiley adds nothing."""
+    html = page("trial_woody.p1.html")
+    body = (
+        "Moi, Tartine, pose une plainte contre Grodoudou pour avoir trop cabotiné dans son "
+        "rôle de Woody."
+    )
+    written = html.replace(
+        f'x-post-content-author="Tartine">{body}</div>',
+        'x-post-content-author="Tartine"><h3>Ma plainte</h3>'
+        + body
+        + '<p>Preuves : <img src="/x.png" alt="capture:"></p><ul><li>un</li><li>deux</li></ul>'
+        "</div>",
+        1,
+    )
+    assert written != html
+    post = next(p for p in read_thread(written, today=TODAY).posts if p.author == "Tartine")
+    assert post.lines() == ["Ma plainte", body, "Preuves :", "un", "deux"]
