@@ -63,3 +63,29 @@ def test_a_template_without_a_name_of_its_own_is_named_in_words(file: str, shown
     from ronde.web.games.templatetags.ronde import template_name
 
     assert template_name(file) == shown
+
+
+def test_the_dashboard_words_each_pending_request(client: Any, world: World, clock: Any) -> None:
+    """A player's requests waiting on the dashboard, each as a French sentence naming
+    whom it concerns (never "—", never a field's name)."""
+    from ronde.web.games.models import Request
+
+    clock("J2 09:00")
+    now = service.now()
+    for action, args in [
+        ("ask", {"player": "Bob", "as": "woody"}),
+        ("order", {"player": "Cid", "kind": "complain", "trial": 1}),
+        ("order", {"player": "Dan", "kind": "go_to", "cell": [3, 4]}),
+    ]:
+        Request.objects.create(
+            game=world.game,
+            membership=world.member("Ana"),
+            action=action,
+            args=args,
+            created_at=now,
+        )
+    gm_client(client, world)
+    text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
+    assert "Demander si Bob est " in text, text
+    assert "Ordonner à Cid de porter plainte dans " in text
+    assert "Ordonner à Dan d'aller à la case 3,4" in text
