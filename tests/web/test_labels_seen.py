@@ -76,6 +76,12 @@ def test_the_dashboard_words_each_pending_request(client: Any, world: World, clo
         ("ask", {"player": "Bob", "as": "woody"}),
         ("order", {"player": "Cid", "kind": "complain", "trial": 1}),
         ("order", {"player": "Dan", "kind": "go_to", "cell": [3, 4]}),
+        ("complain", {"trial": 1}),
+        ("post", {"trial": 2}),
+        ("grant_anonymous", {"player": "Eve"}),
+        ("prompt", {"player": "Fay", "theme_found": True}),
+        ("last_breath", {"character": "woody"}),
+        ("guess_ronde", {"order": ["alice", "woody"]}),
     ]:
         Request.objects.create(
             game=world.game,
@@ -86,6 +92,15 @@ def test_the_dashboard_words_each_pending_request(client: Any, world: World, clo
         )
     gm_client(client, world)
     text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
-    assert "Demander si Bob est " in text, text
-    assert "Ordonner à Cid de porter plainte dans " in text
-    assert "Ordonner à Dan d'aller à la case 3,4" in text
+    shown = re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text)
+    assert shown == [
+        "Demander si Bob est Woody",
+        "Ordonner à Cid de porter plainte dans le procès n°1",
+        "Ordonner à Dan d'aller à la case 3,4",
+        "Porter plainte dans le procès n°1",
+        "Message dans le procès n°2",
+        "Offrir une plainte anonyme à Eve",
+        "Souffler à Fay (thème trouvé) Thème trouvé (décision des MJ)",
+        "Dernier souffle contre Woody",
+        "Deviner la Ronde : Alice, Woody",
+    ], text
