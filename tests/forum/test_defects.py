@@ -464,3 +464,50 @@ def test_cli_reads_the_pages_of_one_thread_together_in_any_order(db: Any) -> Non
     assert res.output.count("# Sujet :") == 1
     trial = view(_state(game), "game_master")["trials"][0]
     assert [c["author"] for c in trial["complaints"]][:3] == ["Tartine", "Zorro", "Elodie"]
+
+
+def test_a_saved_post_without_its_header_name_is_read_by_its_content_else_skipped() -> None:
+    """A saved page where a post's header lost its name (a template change, a deleted
+    account): the content still names its author; with neither, the post is skipped
+    with a warning, and the others are read."""
+    html = page("trial_woody.p1.html")
+    nameless = html.replace(
+        '<span class="username" x-user-id="12">Tartine</span>',
+        '<span class="username" x-user-id="12"></span>',
+        1,
+    )
+    assert nameless != html
+    thread = read_thread(nameless, today=TODAY)
+    assert [p.author for p in thread.posts] == [
+        p.author for p in read_thread(html, today=TODAY).posts
+    ]
+    anonymous = nameless.replace('x-post-content-author="Tartine"', "", 1)
+    thread = read_thread(anonymous, today=TODAY)
+    assert "Tartine" not in [p.author for p in thread.posts] and thread.posts
+    where = next(
+        i for i, p in enumerate(read_thread(html, today=TODAY).posts, 1) if p.author == "Tartine"
+    )
+    assert [str(d) for d in thread.diagnostics] == [
+        f"warning : [message {where}] message sans auteur, ignoré"
+    ]
+
+
+def test_a_saved_post_in_paragraphs_headings_and_lists_reads_line_by_line() -> None:
+    """The forum's editor writes paragraphs, headings and lists: each is a line of its
+    own, as the browser shows it; an image that is not a smiley adds nothing."""
+    html = page("trial_woody.p1.html")
+    body = (
+        "Moi, Tartine, pose une plainte contre Grodoudou pour avoir trop cabotiné dans son "
+        "rôle de Woody."
+    )
+    written = html.replace(
+        f'x-post-content-author="Tartine">{body}</div>',
+        'x-post-content-author="Tartine"><h3>Ma plainte</h3>'
+        + body
+        + '<p>Preuves : <img src="/x.png" alt="capture:"></p><ul><li>un</li><li>deux</li></ul>'
+        "</div>",
+        1,
+    )
+    assert written != html
+    post = next(p for p in read_thread(written, today=TODAY).posts if p.author == "Tartine")
+    assert post.lines() == ["Ma plainte", body, "Preuves :", "un", "deux"]

@@ -82,3 +82,40 @@ def test_every_request_has_one_access_log_line(client: Client, caplog: Any) -> N
     assert len(lines) == 1 and re.search(r" GET /sante/ 200 \d+ms user=-$", lines[0]), lines
     assert "secret" not in lines[0]  # never the query string (invitation tokens travel there)
     assert settings.LOGGING["loggers"]["waitress.queue"]["level"] in ("ERROR", "DEBUG")
+
+
+@pytest.mark.django_db
+def test_an_eternaltwin_over_http_is_admitted_and_a_url_without_origin_adds_nothing(
+    client: Client, settings: Any
+) -> None:
+    """A local Eternaltwin (a test server, a LAN) answers over plain HTTP; a URL with no
+    scheme has no origin to admit."""
+    settings.ETERNALTWIN_CLIENT_ID = "ronde@clients"
+    settings.ETERNALTWIN_CLIENT_SECRET = "secret"
+    settings.ETERNALTWIN_URL = "http://127.0.0.1:50320/"
+    on = _directives(client.get(reverse("login")).headers["Content-Security-Policy"])
+    assert on["form-action"] == ["'self'", "http://127.0.0.1:50320"]
+    settings.ETERNALTWIN_URL = "eternaltwin.example"
+    off = _directives(client.get(reverse("login")).headers["Content-Security-Policy"])
+    assert off["form-action"] == ["'self'"]
+
+
+@pytest.mark.django_db
+def test_the_access_log_names_the_account_the_address_and_a_bounded_path(
+    client: Client, caplog: Any
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("Lecteur", password="lecteur-secret-42")
+    client.force_login(user)
+    long_path = "/" + "a" * 400
+    with caplog.at_level(logging.INFO, logger="ronde.access"):
+        client.get(reverse("home"), REMOTE_ADDR="203.0.113.7")
+        client.get(long_path)
+        # a bot naming another host: refused before any account is read, logged all the same
+        assert Client().get(reverse("home"), HTTP_HOST="ailleurs.example").status_code == 400
+    lines = [r.getMessage() for r in caplog.records if r.name == "ronde.access"]
+    assert len(lines) == 3, lines
+    assert re.fullmatch(rf"203\.0\.113\.7 GET / 200 \d+ms user={user.pk}", lines[0]), lines
+    assert lines[1].split()[2] == long_path[:300]
+    assert re.fullmatch(r"127\.0\.0\.1 GET / 400 \d+ms user=-", lines[2]), lines

@@ -79,7 +79,9 @@ def test_a_game_stored_with_dates_out_of_bounds_shows_a_french_page(
     r = c.get(reverse("gm_dashboard", args=[world.game.slug]))
     assert r.status_code == 500
     page = r.content.decode()
-    assert "Partie illisible" in page and "hors limites" in page
+    assert "<h1>Partie illisible</h1>" in page and "hors limites" in page
+    # a page of the site like the others: it names who is logged in
+    assert 'title="Mon compte">Mj</a>' in page
 
 
 # -- lengths the store keeps -------------------------------------------------------------------

@@ -63,3 +63,44 @@ def test_a_template_without_a_name_of_its_own_is_named_in_words(file: str, shown
     from ronde.web.games.templatetags.ronde import template_name
 
     assert template_name(file) == shown
+
+
+def test_the_dashboard_words_each_pending_request(client: Any, world: World, clock: Any) -> None:
+    """A player's requests waiting on the dashboard, each as a French sentence naming
+    whom it concerns (never "—", never a field's name)."""
+    from ronde.web.games.models import Request
+
+    clock("J2 09:00")
+    now = service.now()
+    for action, args in [
+        ("ask", {"player": "Bob", "as": "woody"}),
+        ("order", {"player": "Cid", "kind": "complain", "trial": 1}),
+        ("order", {"player": "Dan", "kind": "go_to", "cell": [3, 4]}),
+        ("complain", {"trial": 1}),
+        ("post", {"trial": 2}),
+        ("grant_anonymous", {"player": "Eve"}),
+        ("prompt", {"player": "Fay", "theme_found": True}),
+        ("last_breath", {"character": "woody"}),
+        ("guess_ronde", {"order": ["alice", "woody"]}),
+    ]:
+        Request.objects.create(
+            game=world.game,
+            membership=world.member("Ana"),
+            action=action,
+            args=args,
+            created_at=now,
+        )
+    gm_client(client, world)
+    text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
+    shown = re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text)
+    assert shown == [
+        "Demander si Bob est Woody",
+        "Ordonner à Cid de porter plainte dans le procès n°1",
+        "Ordonner à Dan d'aller à la case 3,4",
+        "Porter plainte dans le procès n°1",
+        "Message dans le procès n°2",
+        "Offrir une plainte anonyme à Eve",
+        "Souffler à Fay (thème trouvé) Thème trouvé (décision des MJ)",
+        "Dernier souffle contre Woody",
+        "Deviner la Ronde : Alice, Woody",
+    ], text

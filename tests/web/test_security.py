@@ -359,7 +359,7 @@ def test_a_resubmitted_form_records_once(world: World, clock: Any) -> None:
     assert again.status_code == 302 and again["Location"] == first["Location"]
     assert Action.objects.filter(game=world.game, action="open_trial").count() == 1
     follow = text(gm.get(again["Location"]))
-    assert "déjà été envoyé" in follow
+    assert "Ce formulaire avait déjà été envoyé : rien de plus n'a été enregistré." in follow
     # a new form (new token) records again
     clock("J2 11:00")
     data = {
@@ -583,3 +583,216 @@ def test_an_account_name_that_logs_in_like_another_is_refused(world: World) -> N
     seat.refresh_from_db()
     assert seat.user is None
     assert accounts.propose_username(existing.upper()) != existing.upper()
+
+
+# -- what the pages of accounts say (issue 31: mutants of accounts.py) --------------------
+
+USED = (
+    "Invitation déjà utilisée",
+    "Ce lien a déjà servi. Si c'était vous, connectez-vous ; sinon demandez un nouveau "
+    "lien aux MJ.",
+)
+REVOKED = (
+    "Invitation annulée",
+    "Ce lien n'est plus valable : les MJ en ont créé un plus récent, ou la place a été "
+    "attribuée à quelqu'un d'autre. Demandez-leur le bon lien.",
+)
+EXPIRED = (
+    "Invitation expirée",
+    "Ce lien a expiré (il était valable 14 jours). Demandez un nouveau lien aux MJ.",
+)
+ALREADY_GM = (
+    "Vous êtes déjà MJ de cette partie",
+    "Ce compte mène déjà cette partie : il ne peut pas y prendre une autre place. "
+    "Déconnectez-vous pour créer un autre compte avec ce lien.",
+)
+ALREADY_PLAYER = (
+    "Vous jouez déjà dans cette partie",
+    "Ce compte a déjà une place dans cette partie : il ne peut pas en prendre une autre. "
+    "Déconnectez-vous pour créer un autre compte avec ce lien.",
+)
+
+
+def refusal(r: Any) -> tuple[int, str, str]:
+    """A refused invitation's status, title and message, as its page shows them."""
+    page = text(r)
+    title = re.search(r"<h1>(.*?)</h1>", page, re.S)
+    message = re.search(r'<p class="refusal" role="alert">(.*?)</p>', page, re.S)
+    assert title is not None and message is not None, page
+    return r.status_code, title.group(1), " ".join(message.group(1).split())
+
+
+@pytest.mark.django_db
+def test_each_refused_invitation_says_why_in_full(client: Client, world: World, clock: Any) -> None:
+    slug = world.game.slug
+    seat = accounts.add_player(world.game, "Nouveau")
+    first = seat.invitations.get()
+    second = accounts.invite(world.game, seat)
+    assert refusal(client.get(reverse("invitation", args=[first.token]))) == (410, *REVOKED)
+    # a game master of the game, logged in, opens a player's link
+    mj = Client()
+    mj.force_login(world.gms["Mj"])
+    assert refusal(mj.get(reverse("invitation", args=[second.token]))) == (409, *ALREADY_GM)
+    ana = Client()
+    ana.force_login(world.users["Ana"])
+    assert refusal(ana.get(reverse("invitation", args=[second.token]))) == (409, *ALREADY_PLAYER)
+    # accepted once, the link is spent
+    r = Client().post(
+        reverse("invitation", args=[second.token]),
+        {"username": "Nouveau", "password1": "un-secret-42!", "password2": "un-secret-42!"},
+    )
+    assert r.status_code == 302 and r["Location"] == reverse("player", args=[slug])
+    assert refusal(client.get(reverse("invitation", args=[second.token]))) == (410, *USED)
+    late = accounts.add_player(world.game, "Tardif").invitations.get()
+    service.set_clock(late.expires_at)
+    assert refusal(client.get(reverse("invitation", args=[late.token]))) == (410, *EXPIRED)
+
+
+@pytest.mark.django_db
+def test_a_game_master_invitation_opens_the_console(world: World, clock: Any) -> None:
+    seat = accounts.add_game_master(world.game, "Coanimatrice")
+    inv = seat.invitations.get()
+    url = reverse("invitation", args=[inv.token])
+    visitor = Client()
+    assert "MJ «\u00a0Coanimatrice\u00a0»" in text(visitor.get(url))
+    r = visitor.post(
+        url,
+        {"username": "Coanimatrice", "password1": "un-secret-42!", "password2": "un-secret-42!"},
+    )
+    assert r.status_code == 302 and r["Location"] == reverse("gm_dashboard", args=[world.game.slug])
+    assert visitor.get(r["Location"]).status_code == 200
+    seat.refresh_from_db()
+    assert seat.user is not None and seat.user.get_username() == "Coanimatrice"
+
+
+@pytest.mark.django_db
+def test_the_invitation_proposes_the_next_free_user_name(world: World) -> None:
+    inv = accounts.add_player(world.game, "Zoé").invitations.get()
+    url = reverse("invitation", args=[inv.token])
+
+    def proposed() -> str:
+        field = re.search(r'<input[^>]*name="username"[^>]*>', text(Client().get(url)))
+        assert field is not None
+        value = re.search(r'value="([^"]*)"', field.group(0))
+        return value.group(1) if value else ""
+
+    assert proposed() == "Zoé"
+    get_user_model().objects.create_user("zoe", password="un-secret-42!")
+    assert proposed() == "Zoé2"  # « Zoé » would log in like « zoe »
+    get_user_model().objects.create_user("Zoé2", password="un-secret-42!")
+    assert proposed() == "Zoé3"
+
+
+@pytest.mark.django_db
+def test_a_locked_out_pseudo_is_told_when_to_retry_and_keeps_the_form(world: World) -> None:
+    from axes.models import AccessAttempt
+    from django.utils import timezone
+
+    for i in range(10):
+        login(Client(), "Ana", f"mauvais-{i}")
+    # the last failure was 14 min 20 s ago: the lock lasts 15 minutes from it
+    last = timezone.now() - timedelta(minutes=14, seconds=20)
+    AccessAttempt.objects.filter(username=accounts.fold_username("Ana")).update(attempt_time=last)
+    nxt = reverse("player", args=[world.game.slug])
+    r = Client().post(
+        reverse("login"), {"username": "Ana", "password": "motdepasse-joueur", "next": nxt}
+    )
+    assert r.status_code == 429
+    page = text(r)
+    when = timezone.localtime(last + timedelta(minutes=15)).strftime("%H:%M")
+    assert f"Réessayez à {when} (heure de Paris), dans 1 minute(s)." in page
+    field = re.search(r'<input[^>]*name="username"[^>]*>', page)
+    assert field is not None and 'value="Ana"' in field.group(0)
+    assert 'name="password"' in page and f'name="next" value="{nxt}"' in page
+
+
+def strike(gm: Client, slug: str, action: Action) -> None:
+    """Strike ``action`` from its page, as a game master does."""
+    url = reverse("gm_strike", args=[slug, action.pk])
+    page = gm.get(url).content.decode()
+    preview = re.search(r'name="token" value="([^"]+)"', page)
+    assert preview is not None
+    form = next(f for f in _forms(page) if 'name="reason"' in f)
+    data = {"reason": "erreur", "token": preview.group(1), "form_token": TOKEN.findall(form)[0]}
+    assert gm.post(url, data).status_code == 302
+
+
+@pytest.mark.django_db
+def test_striking_a_replacement_gives_the_seat_back_and_no_more(world: World, clock: Any) -> None:
+    clock("J2 09:00")
+    slug = world.game.slug
+    gm = gm_client(Client(), world)
+    players = reverse("gm_players", args=[slug])
+    cid = world.member("Cid")
+    gm.post(players, {"op": "revoke", "member": cid.pk, "reason": "compte prêté"})
+    r = gm.post(
+        reverse("gm_action", args=[slug, "replace_player"]), {"player": "Bob", "new": "Zed"}
+    )
+    assert r.status_code == 302, text(r)
+    zed = world.member("Zed")
+    bob = Client()
+    bob.force_login(world.users["Bob"])
+    page = reverse("player", args=[slug])
+    assert bob.get(page).status_code != 200
+    strike(gm, slug, Action.objects.get(game=world.game, action="replace_player"))
+    assert bob.get(page).status_code == 200  # Bob plays again
+    zed.refresh_from_db()
+    assert zed.revoked_at is not None  # Zed's seat is gone, its link with it
+    r = Client().get(reverse("invitation", args=[zed.invitations.get().token]))
+    assert r.status_code == 410
+    # a later correction gives nothing else back: Cid's access stays withdrawn, Zed's seat gone
+    clock("J2 10:00")
+    gm.post(
+        reverse("gm_action", args=[slug, "open_trial"]),
+        {"by": "Ana", "against": "Dan", "as": "woody", "at": service.now().isoformat()},
+    )
+    strike(gm, slug, Action.objects.get(game=world.game, action="open_trial"))
+    cid_client = Client()
+    cid_client.force_login(world.users["Cid"])
+    assert cid_client.get(page).status_code != 200
+    assert "retiré (compte prêté)" in text(gm.get(players))
+    zed.refresh_from_db()
+    assert zed.revoked_at is not None
+
+
+@pytest.mark.django_db
+def test_a_form_brought_back_and_filled_anew_records_again_whatever_field_changed(
+    world: World, clock: Any
+) -> None:
+    """A browser posts the CSRF field beside the others: the fields after it (here the
+    replaced player and his replacement) still tell one submission from another."""
+    clock("J2 09:00")
+    slug = world.game.slug
+    gm = gm_client(Client(), world)
+    url = reverse("gm_action", args=[slug, "replace_player"])
+    data = {
+        "csrfmiddlewaretoken": "x" * 64,
+        "form_token": _token(gm, url),
+        "player": "Bob",
+        "new": "Zed",
+    }
+    assert gm.post(url, data).status_code == 302
+    data |= {"player": "Cid", "new": "Yan"}  # the back button, the same form filled anew
+    assert gm.post(url, data).status_code == 302
+    assert Action.objects.filter(game=world.game, action="replace_player").count() == 2
+    assert {m.pseudo for m in world.game.memberships.filter(revoked_at__isnull=True)} >= {
+        "Zed",
+        "Yan",
+    }
+
+
+@pytest.mark.django_db
+def test_logging_out_from_a_page_brought_back_logs_out(world: World) -> None:
+    """Logging out is never "already sent": the same page's button, used again after
+    logging in again (the back button), logs out again."""
+    c = Client()
+    c.force_login(world.users["Ana"])
+    page = reverse("player", args=[world.game.slug])
+    form = next(f for f in _forms(text(c.get(page))) if reverse("logout") in f)
+    data = {"form_token": TOKEN.findall(form)[0]}
+    assert c.post(reverse("logout"), data).status_code == 302
+    c.force_login(world.users["Ana"])
+    assert c.get(page).status_code == 200
+    c.post(reverse("logout"), data)
+    r = c.get(page)
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))

@@ -38,3 +38,63 @@ def test_a_simulated_game_rebuilt_from_its_actions_is_the_same(clock: Any) -> No
     after = view(service.current(game).state, "game_master")
     assert len(service.stored_events(game)) == len(stored) - 1
     assert after["trials"] == before["trials"] and after["scoreboard"] == before["scoreboard"]
+
+
+# -- what game masters read after a write (issue 31: mutants of service.py) ---------------
+
+
+def _page(r: Any) -> str:
+    import html
+
+    return html.unescape(r.content.decode())
+
+
+@pytest.mark.django_db
+def test_a_game_master_is_told_what_was_recorded_while_he_filled_his_form(
+    world: Any, clock: Any
+) -> None:
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from .conftest import gm_client
+
+    clock("J2 10:00")
+    slug = world.game.slug
+    url = reverse("gm_action", args=[slug, "open_trial"])
+    mj = gm_client(Client(), world, "Mj")
+    form = re.search(r'name="seen" value="(\d+)"', _page(mj.get(url)))
+    assert form is not None
+    # meanwhile the other game master awards a point
+    mj2 = gm_client(Client(), world, "Mj2")
+    award = {"player": "Cid", "points": "1", "reason": "bon mot"}
+    assert mj2.post(reverse("gm_action", args=[slug, "award"]), award).status_code == 302
+    data = {"by": "Ana", "against": "Bob", "as": "woody", "at": service.now().isoformat()}
+    page = _page(mj.post(url, {**data, "seen": form.group(1)}, follow=True))
+    assert re.search(r"\b1 événement enregistré entre-temps \(un autre MJ, une échéance\)", page)
+    assert Action.objects.filter(game=world.game, action="open_trial").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_journal_names_who_struck_an_action(world: Any, clock: Any) -> None:
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from .conftest import gm_client
+
+    clock("J2 10:00")
+    slug = world.game.slug
+    mj = gm_client(Client(), world, "Mj2")
+    award = {"player": "Cid", "points": "1", "reason": "bon mot"}
+    assert mj.post(reverse("gm_action", args=[slug, "award"]), award).status_code == 302
+    action = Action.objects.get(game=world.game, action="award")
+    url = reverse("gm_strike", args=[slug, action.pk])
+    token = re.search(r'name="token" value="([^"]+)"', _page(mj.get(url)))
+    assert token is not None
+    r = mj.post(url, {"reason": "mauvais joueur", "token": token.group(1)})
+    assert r.status_code == 302
+    journal = _page(mj.get(reverse("gm_journal", args=[slug])))
+    assert re.search(r"rayée par Mj2 \([^)]*\) : mauvais joueur", journal), journal

@@ -91,3 +91,40 @@ def test_a_write_takes_the_clock_from_the_locked_row(db: Any, clock: Any) -> Non
     assert recorded.at.astimezone(PARIS) == at("J2 15:00")
     # and the log stays in time order: nothing was inserted before the clock moved
     assert not Action.objects.filter(game=world.game, outcome="refused").exists()
+
+
+def test_a_refused_write_after_a_deadline_leaves_the_lapse_to_be_stored_first(
+    world: World, clock: Any
+) -> None:
+    """A write refused after a deadline fired the timers in memory only: the next write
+    stores them, before its own action (the log, read afresh, is the same)."""
+    from ronde.web.games.models import Event
+
+    clock("J2 10:00")
+    _open_trial(world)
+    seq = Game.objects.get(pk=world.game.pk).last_seq
+    clock("J3 10:30")  # the trial's deadline (J3 10:00) passed; nobody read or wrote
+    refused = service.record(world.game, None, "award", "Mj", {"player": "Personne", "points": 1})
+    assert not refused.ok
+    assert Game.objects.get(pk=world.game.pk).last_seq == seq  # a refusal writes nothing
+    out = service.record(
+        world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
+    )
+    assert out.ok, out.message
+    types = list(
+        Event.objects.filter(game=world.game, seq__gt=seq)
+        .order_by("seq")
+        .values_list("type", flat=True)
+    )
+    assert types[-1] != types[0] and len(types) >= 2, types  # the lapse first, then the award
+    assert _status(world, 1) == "lapsed"
+    stored = list(
+        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
+    )
+    viewcache.clear()
+    service.clear_cache()
+    assert _status(world, 1) == "lapsed"
+    again = list(
+        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
+    )
+    assert again == stored  # nothing was left to store on reading it afresh
