@@ -31,6 +31,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import mutation_score  # (benchmarks/: run as a script, its folder on the path)
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 WORK = ROOT / "mutants"
@@ -139,21 +141,10 @@ def prepare(name: str, group: dict[str, list[str]]) -> Path:
 
 
 def statuses(folder: Path) -> dict[str, str]:
+    """Each mutant's status in a group's folder (none before its first run)."""
     if not (folder / "mutants").is_dir():
         return {}
-    out = subprocess.run(
-        [str(BIN / "mutmut"), "results", "--all", "true"],
-        cwd=folder,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    found = {}
-    for line in out.splitlines():
-        name, sep, status = line.strip().rpartition(": ")
-        if sep and "__mutmut_" in name:
-            found[name] = status.strip()
-    return found
+    return dict(mutation_score.results(folder))
 
 
 def run(folder: Path, jobs: int, names: list[str]) -> int:
