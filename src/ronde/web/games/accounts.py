@@ -302,7 +302,7 @@ def open_invitations(game: Game) -> dict[tuple[str, int], Invitation]:
     out: dict[tuple[str, int], Invitation] = {}
     rows = Invitation.objects.filter(
         game=game, used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=_now()
-    ).order_by("created_at")
+    ).order_by("created_at", "pk")
     for inv in rows:
         if inv.membership_id is not None:
             out[("player", inv.membership_id)] = inv

@@ -184,7 +184,7 @@ def _dashboard_context(
     pending = (
         Request.objects.filter(game=game, status=Request.PENDING)
         .select_related("membership")
-        .order_by("created_at")
+        .order_by("created_at", "pk")
     )
     t = now or service.game_now(game)
     choices = _choices(game, v, now=t)
@@ -984,7 +984,7 @@ def invitations(request: HttpRequest, game: Game, gm: GameMaster) -> HttpRespons
     now = service.now()
     open_ = accounts.open_invitations(game)
     last: dict[tuple[str, int], Invitation] = {}
-    for inv in Invitation.objects.filter(game=game).order_by("created_at"):
+    for inv in Invitation.objects.filter(game=game).order_by("created_at", "pk"):
         if inv.membership_id is not None:
             last[("player", inv.membership_id)] = inv
         elif inv.game_master_id is not None:
