@@ -111,7 +111,7 @@ def check_names(names: Iterable[str], what: str = "Pseudo") -> None:
             )
 
 
-def _check_command(action: str, by: str, args: Mapping[str, Any]) -> None:
+def check_command(action: str, by: str, args: Mapping[str, Any]) -> None:
     """What the store could not keep of a command, refused before the engine sees it."""
     if len(action) > ACTION_MAX:
         raise RuleViolation("invalid_argument", f"Action inconnue : {action[:ACTION_MAX]}….")
@@ -346,7 +346,7 @@ def record(
             if not row.started:
                 return Outcome(False, "game_not_running", "La partie n'a pas commencé.")
             try:
-                _check_command(action, by, args)
+                check_command(action, by, args)
             except RuleViolation as rv:
                 return Outcome(False, rv.code, rv.message)
             if deciding and request is not None and not _still_pending(request):
@@ -457,7 +457,7 @@ def record_many(
                         continue
                     planned = Planned(action, by, when, dict(args))
                     try:
-                        _check_command(action, by, args)
+                        check_command(action, by, args)
                         own = base.execute(planned.command())
                     except RuleViolation as rv:
                         outcomes.append(Outcome(False, rv.code, rv.message))

@@ -333,11 +333,8 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
                 check_instant(datetime.fromisoformat(a["at"]))
                 if not isinstance(a["args"], dict) or not isinstance(a["id"], int):
                     raise ValueError("action mal formée (id entier, args objet)")
-                service.check_names([str(a["by"])], "Nom")
-                if len(str(a["action"])) > service.ACTION_MAX:
-                    raise ValueError("action inconnue")
-                if (problem := eventstore.inexact(a["args"])) is not None:
-                    raise ValueError(f"arguments impossibles à enregistrer tels quels : {problem}")
+                # (what the store could not keep: refused as a live command is)
+                service.check_command(str(a["action"]), str(a["by"]), a["args"])
                 if a["id"] in out.actions:
                     raise ValueError(f"action {a['id']} en double")
                 if current is not None and len(current.events) < current.declared:
