@@ -298,6 +298,24 @@ def test_an_invitation_taken_with_eternaltwin(
     assert rows() == before
 
 
+def test_a_deactivated_account_takes_no_seat_with_an_invitation(
+    client: Client, game: World, eternaltwin: LocalEternaltwin
+) -> None:
+    """An Eternaltwin account already linked to a deactivated Ronde account: signing in
+    is refused (403), and so is an invitation taken with it; nothing changes."""
+    uid = eternaltwin.add_user("Robert")
+    inv = Invitation.objects.get(membership=game.member("Bob"), used_at__isnull=True)
+    assert sign_in(client, eternaltwin, uid, "invite", invitation=inv.token).status_code == 302
+    linked = EternaltwinLink.objects.get(etwin_id=uid).user
+    type(linked).objects.filter(pk=linked.pk).update(is_active=False)
+    other = Invitation.objects.get(membership=game.member("Cid"), used_at__isnull=True)
+    before = rows()
+    fresh = Client()
+    r = sign_in(fresh, eternaltwin, uid, "invite", invitation=other.token)
+    french_refusal(r, 403, "désactivé")
+    assert rows() == before and not logged_in(fresh)
+
+
 def test_eternaltwin_only_games_refuse_passwords_on_player_invitations(
     client: Client, game: World, eternaltwin: LocalEternaltwin
 ) -> None:

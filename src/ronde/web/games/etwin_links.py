@@ -229,6 +229,22 @@ def _retrying(fn: Any) -> Any:
             return fn()
 
 
+def _active(user: User) -> User:
+    """``user``, unless the game masters or an organiser deactivated it.
+
+    Raises:
+        LinkRefused: ``inactive`` (403).
+    """
+    if not user.is_active:
+        raise LinkRefused(
+            "inactive",
+            _("Compte désactivé"),
+            _("Ce compte Ronde est désactivé. Rien n'a changé : demandez aux MJ."),
+            403,
+        )
+    return user
+
+
 def sign_in(identity: Identity) -> Outcome:
     """The account of an Eternaltwin user, and the seats his display name proposes.
     Raises :class:`LinkRefused` (nothing changed) for an unknown id whose name proposes
@@ -236,11 +252,7 @@ def sign_in(identity: Identity) -> Outcome:
 
     def run() -> Outcome:
         link = _link_of_id(identity, lock=True)
-        user = link.user if link is not None else None
-        if user is not None and not user.is_active:
-            raise LinkRefused(
-                "inactive", _("Compte désactivé"), _("Ce compte Ronde est désactivé."), 403
-            )
+        user = _active(link.user) if link is not None else None
         seats = _sort(identity, user)
         created = link is None
         if link is None:
@@ -362,7 +374,7 @@ def join_with_invitation(inv: Invitation, identity: Identity) -> User:
     def run() -> User:
         found = _link_of_id(identity, lock=True)
         if found is not None:
-            user = found.user
+            user = _active(found.user)  # (a deactivated account takes no seat)
             _seen(found, identity)
         else:
             user = User(username=accounts.propose_username(identity.display_name))

@@ -82,12 +82,16 @@ class AccountForm(UserCreationForm):  # type: ignore[type-arg]
         return name
 
 
+def refused_status(refusal: accounts.InvitationRefused) -> int:
+    """The HTTP status of a refused invitation (the invitation page and Eternaltwin's)."""
+    codes = {"unknown": 404, "already_gm": 409, "already_player": 409, "etwin_only": 403}
+    return codes.get(refusal.code, 410)
+
+
 def _refused(
     request: HttpRequest, inv: Invitation | None, refusal: accounts.InvitationRefused
 ) -> HttpResponse:
-    status = {"unknown": 404, "already_gm": 409, "already_player": 409, "etwin_only": 403}.get(
-        refusal.code, 410
-    )
+    status = refused_status(refusal)
     return render(
         request,
         "games/invitation_refused.html",

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from . import accounts, eternaltwin, etwin_links
 from .access import gm_page, number, private
 from .models import Game, GameMaster, Invitation, Membership, SeatClaim
+from .views_accounts import refused_status
 
 BACKEND = "ronde.web.games.accounts.PseudoBackend"
 
@@ -27,7 +28,7 @@ def _refusal(request: HttpRequest, error: Any) -> HttpResponse:
     """A refused sign-in: its French page (nothing was changed)."""
     status = getattr(error, "status", 400)
     if isinstance(error, accounts.InvitationRefused):  # as the invitation page answers
-        status = {"unknown": 404, "already_gm": 409, "already_player": 409}.get(error.code, 410)
+        status = refused_status(error)
     return private(render(request, "games/etwin_refused.html", {"refusal": error}, status=status))
 
 
