@@ -19,9 +19,15 @@ from ronde.engine.game import Game
 # breaks Python 3.11's ``time.sleep`` (clock_nanosleep on the monotonic clock with an
 # absolute deadline: EINVAL, wolfcw/libfaketime#426): sleep on a timed wait instead,
 # which the real monotonic clock serves.
+# Its own pthread_cond_timedwait also makes every wait for Python's GIL return at once:
+# threads fight for it (50 writers at once: 90 s a request instead of 0.1 s, past the
+# lock's 70 s wait). libfaketime reads FAKETIME_FORCE_MONOTONIC_FIX on each call: 0 lets
+# the real timed wait through.
 if "faketime" in os.environ.get("LD_PRELOAD", ""):
     import threading
     import time
+
+    os.environ["FAKETIME_FORCE_MONOTONIC_FIX"] = "0"
 
     _nap = threading.Event()
 
