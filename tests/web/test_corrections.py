@@ -417,6 +417,70 @@ def test_positions_are_found_in_the_current_log_after_corrections_in_any_order(
         assert eventstore.rows_between(game, lo, hi) == whole[lo:hi]
 
 
+# -- the new generation's rows: the unchanged end copied, each event with its action ------
+def _from_actions(game: Any) -> list[tuple[bytes, int | None]]:
+    """The log as executing every recorded action again from the creation gives it:
+    (event, the action that made it; ``None`` for the creation and timers), up to the
+    stored log's last instant."""
+    stored = service.stored_events(game)
+    eng = EngineGame.replay(stored[:1], default_catalog())
+    out: list[tuple[bytes, int | None]] = [(eventstore.canonical(stored[0]), None)]
+    actions = Action.objects.filter(game=game, struck=False)
+    for a in sorted(actions, key=lambda a: (a.at, a.pk)):
+        out += [(eventstore.canonical(e), None) for e in eng.advance(a.at)]
+        try:
+            made = eng.execute(Command(a.action, a.by, a.at.astimezone(PARIS), dict(a.args)))
+        except RuleViolation:
+            continue
+        out += [(eventstore.canonical(e), a.pk) for e in made]
+    out += [(eventstore.canonical(e), None) for e in eng.advance(stored[-1].at)]
+    return out
+
+
+def _stored_rows(game: Any) -> list[tuple[bytes, int | None]]:
+    game.refresh_from_db()
+    return [
+        (eventstore.canonical(eventstore.from_json(d)), a)
+        for _pk, _seq, a, d in eventstore.log_data(game)
+    ]
+
+
+def test_each_stored_event_keeps_its_action_through_corrections_and_strikes(
+    clock: Any,
+) -> None:
+    """After corrections early in a busy day (whose unchanged end the new generation
+    copies from the rows before it) and strikes, the stored log is the one executing
+    every action again gives, each event with the action that made it: of two identical
+    awards at one instant, striking the first leaves the event to the second."""
+    service.clear_cache()
+    clock("J4 12:30")
+    played = demo.play_until(at("J4 12:00"), start=START, seed=11)
+    game = demo.store(played, slug="sources", name="sources", gm_password="mj-secret-1")
+    seat = service.load(game).state.pseudo(sorted(played.game.state.players)[0])
+    for when, reason in [
+        ("J4 09:30", "a"),
+        ("J4 08:15", "b"),
+        ("J4 08:15", "b"),
+        ("J3 22:00", "c"),
+    ]:
+        args = {"player": seat, "points": 2, "reason": reason}
+        out = service.record(game, None, "award", "Mj", args, at=at(when))
+        if not out.ok and out.preview is not None:
+            out = service.record(game, None, "award", "Mj", args, at=at(when), confirm=out.token)
+        assert out.ok, out.message
+        assert _stored_rows(game) == _from_actions(game)
+    first, second = Action.objects.filter(game=game, args__reason="b").order_by("pk")
+    pv = service.preview_strike(game, first)
+    assert service.strike(game, first, "doublon", None, pv.token).ok
+    rows = _stored_rows(game)
+    assert rows == _from_actions(game)
+    sources = {a for _e, a in rows}
+    assert second.pk in sources and first.pk not in sources
+    # the corrections wrote their own rows and copied the rest: a cold load reads it all
+    service.clear_cache()
+    assert [eventstore.canonical(e) for e in service.load(game).log] == [e for e, _a in rows]
+
+
 # -- several corrections of one day: the days before it replayed once ----------------------
 def _corrected_twin(slug: str, monkeypatch: pytest.MonkeyPatch, keep: int) -> tuple[Any, int]:
     """The bots' game to J4 12:00, stored, then six corrections on J4 and J3 (awards,

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+from django.db import connections
+
 from ronde.engine.clock import PARIS
 from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
@@ -120,6 +123,16 @@ class Rebuilt:
     refused: dict[int, RuleViolation]  # id(planned) -> refusal
     #: the actions executed again (their outcome may change)
     planned: list[Planned]
+    #: how many events after the kept ones it shares with the log it was rebuilt from,
+    #: at the start and at the end (:meth:`common`)
+    shared: tuple[int, int] | None = None
+
+    def common(self, base: EngineGame) -> tuple[int, int]:
+        """How many events after the kept ones this and ``base``'s log share at their
+        start, then at their end (computed once: the diff and the writing both read it)."""
+        if self.shared is None:
+            self.shared = _common(base.log[self.kept :], [e for e, _p in self.events])
+        return self.shared
 
 
 def save_action(
@@ -151,14 +164,39 @@ def planned_actions(game: Game, *, since: datetime, without: Action | None = Non
     """The recorded actions not struck out at or after ``since``, in the order they are
     replayed."""
     out = []
-    cols = ("pk", "action", "by", "at", "args", "recorded_by_id", "outcome", "message")
-    rows = Action.objects.filter(game=game, struck=False, at__gte=since).values_list(*cols)
-    for pk, action, by, at, args, recorder, outcome, message in rows:
+    for pk, action, by, at, args, recorder, outcome, message in _action_rows(game, since):
         if without is not None and pk == without.pk:
             continue
         when = at.astimezone(PARIS)
         out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message))
     out.sort(key=Planned.key)
+    return out
+
+
+def _action_rows(game: Game, since: datetime) -> list[tuple[Any, ...]]:
+    """(id, action, by, at, args, recorded_by_id, outcome, message) of the game's
+    recorded actions not struck out at or after ``since``: read by one plain query (a
+    correction early in a busy day reads thousands; the ORM's converters cost more than
+    the query), ``at`` and ``args`` converted here as the ORM would."""
+    conn = connections[Action.objects.db]
+    qn = conn.ops.quote_name
+    cols = ("id", "action", "by", "at", "args", "recorded_by_id", "outcome", "message")
+    sql = (
+        f"SELECT {', '.join(qn(c) for c in cols)} FROM {qn(Action._meta.db_table)} "
+        f"WHERE {qn('game_id')} = %s AND {qn('struck')} = %s AND {qn('at')} >= %s"
+    )
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [game.pk, False, conn.ops.adapt_datetimefield_value(since)])
+        raw = cursor.fetchall()
+    out = []
+    for pk, action, by, at, args, recorder, outcome, message in raw:
+        if isinstance(at, str):
+            at = datetime.fromisoformat(at)
+        if at.tzinfo is None:  # (SQLite: UTC without its zone)
+            at = at.replace(tzinfo=UTC)
+        if isinstance(args, str | bytes):  # (the ORM's JSONField decodes it too)
+            args = orjson.loads(args)
+        out.append((pk, action, by, at, args, recorder, outcome, message))
     return out
 
 
@@ -281,7 +319,7 @@ def diff(game: Game, old: EngineGame, new: Rebuilt) -> Diff:
     without encoding it), actions executed again that change fate."""
     was = old.log[new.kept :]
     now = [e for e, _p in new.events]
-    head, tail = _common(was, now)
+    head, tail = new.common(old)
     was, now = was[head : len(was) - tail], now[head : len(now) - tail]
     before = Counter(canonical(e) for e in was)
     after = Counter(canonical(e) for e in now)
@@ -312,19 +350,23 @@ def diff(game: Game, old: EngineGame, new: Rebuilt) -> Diff:
 def write_generation(
     row: Game, base: EngineGame, rebuilt: Rebuilt, t: datetime
 ) -> list[eventstore.Appended]:
-    """Store the rebuilt log as the next generation: only what follows the longest
-    prefix it shares with the current log is written. Returns the last appended row."""
-    shared = rebuilt.kept
-    for old, (new, _p) in zip(base.log[rebuilt.kept :], rebuilt.events, strict=False):
-        if not _same(old, new):
-            break
-        shared += 1
+    """Store the rebuilt log as the next generation: what follows the longest prefix it
+    shares with the current log is its own; of that, what differs is written, and the
+    unchanged end (the same events of the same actions, only later in the log) is
+    copied by the database from the current log's rows. Returns the last row written."""
+    head, tail = rebuilt.common(base)
+    head = len(_same_sources(row, rebuilt.kept, rebuilt.events[:head], from_end=False))
+    shared = rebuilt.kept + head
+    own = rebuilt.events[head:]
+    end = len(base.log)
+    copied = _same_sources(row, end - tail, own[len(own) - tail :], from_end=True)
     row.generation += 1
     Generation.objects.create(game=row, number=row.generation, shared=shared, created_at=t)
     items = []
-    for e, p in rebuilt.events[shared - rebuilt.kept :]:
+    for e, p in own[: len(own) - len(copied)]:
         items.append((e, p.pk if p else None, p.recorder if p else None))
     rows = eventstore.append(row, items, at=t)
+    rows = eventstore.copy_rows(row, copied, at=t) or rows
     fates: dict[tuple[str, str], list[int]] = {}
     for p in rebuilt.planned:
         if p.pk is None:
@@ -339,6 +381,31 @@ def write_generation(
     for (outcome, message), pks in fates.items():
         Action.objects.filter(pk__in=pks).update(outcome=outcome, message=message)
     return rows
+
+
+def _same_sources(
+    row: Game, lo: int, new: list[tuple[EngineEvent, Planned | None]], *, from_end: bool
+) -> list[int]:
+    """The ``seq`` of the current log's rows ``lo`` to ``lo + len(new)`` (the same events
+    as ``new``) that come from the same recorded actions as ``new``'s, counted from the
+    start (or the end) up to the first that does not: an equal event of another action
+    (two identical awards at one instant, one struck) is written, never shared."""
+    if not new:
+        return []
+    rows = eventstore.rows_between(row, lo, lo + len(new))
+    if len(rows) != len(new):  # (not the stored log's shape: write it all)
+        return []
+    pairs = list(zip(rows, new, strict=True))
+    if from_end:
+        pairs.reverse()
+    seqs = []
+    for (seq, action), (_e, p) in pairs:
+        if action != (p.pk if p else None):
+            break
+        seqs.append(seq)
+    if from_end:
+        seqs.reverse()
+    return seqs
 
 
 def insert_past(

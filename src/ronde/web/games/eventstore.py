@@ -442,6 +442,44 @@ def append(
     return [Appended(pk, game.last_seq)]
 
 
+def copy_rows(game: Game, seqs: Sequence[int], *, at: datetime) -> list[Appended]:
+    """Append copies of the game's stored rows ``seqs`` (in that order) after its last
+    ``seq``, as rows of its current generation recorded at ``at``: their events,
+    actions and recorders as they were, copied by the database (one statement per run
+    of consecutive ``seq``), never read back. A correction's unchanged tail: an award
+    inserted before 47,000 events writes one row and copies the rest. Returns the last
+    row written (none if nothing was)."""
+    if not seqs:
+        return []
+    conn = connections[Event.objects.db]
+    qn = conn.ops.quote_name
+    table = qn(Event._meta.db_table)
+    cols = ["game_id", "seq", "generation", "type", "at", "data", "action_id"]
+    cols += ["recorded_by_id", "recorded_at"]
+    sql = (
+        f"INSERT INTO {table} ({', '.join(qn(c) for c in cols)}) "
+        f"SELECT {qn('game_id')}, {qn('seq')} + %s, %s, {qn('type')}, {qn('at')}, "
+        f"{qn('data')}, {qn('action_id')}, {qn('recorded_by_id')}, %s FROM {table} "
+        f"WHERE {qn('game_id')} = %s AND {qn('seq')} >= %s AND {qn('seq')} <= %s"
+    )
+    recorded = conn.ops.adapt_datetimefield_value(at)
+    runs: list[tuple[int, int]] = []  # (first seq, last seq)
+    for seq in seqs:
+        if runs and seq == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], seq)
+        else:
+            runs.append((seq, seq))
+    with conn.cursor() as cursor:
+        for first, last in runs:
+            shift = game.last_seq + 1 - first
+            cursor.execute(sql, [shift, game.generation, recorded, game.pk, first, last])
+            if cursor.rowcount != last - first + 1:  # (a row missing: nothing is kept)
+                raise RuntimeError(f"copy of rows {first}..{last}: {cursor.rowcount} copied")
+            game.last_seq += last - first + 1
+    pk = Event.objects.filter(game=game, seq=game.last_seq).values_list("pk", flat=True).get()
+    return [Appended(pk, game.last_seq)]
+
+
 _INSERT: dict[str, str] = {}
 
 
