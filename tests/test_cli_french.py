@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -84,6 +85,31 @@ def test_a_bad_environment_value_names_its_variable(tmp_path: Path) -> None:
     assert out.stderr.strip() == (
         "Erreur : RONDE_INVITATION_DAYS : « 14j » n'est pas un nombre entier."
     ), out.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "told"),
+    [
+        ("RONDE_ETERNALTWIN_TIMEOUT", "dix", "« dix » n'est pas un nombre."),
+        ("RONDE_ETERNALTWIN_TIMEOUT", "-1", "« -1 » doit être un nombre plus grand que 0."),
+        ("RONDE_PUSH", "peut-être", "« peut-être » n'est ni oui ni non (1, oui, true ou 0, non"),
+    ],
+)
+def test_a_bad_timeout_or_push_switch_is_one_french_line(
+    tmp_path: Path, name: str, value: str, told: str
+) -> None:
+    """They were read without the checked readers: a traceback at startup (a timeout
+    that is not a number), or any word but four taken as "on" (push)."""
+    out = subprocess.run(
+        [str(RONDE), "games"],
+        env=_env(RONDE_DATA_DIR=str(tmp_path), **{name: value}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert out.stderr.startswith(f"Erreur : {name} : {told}"), out.stderr
 
 
 def test_an_unreachable_database_is_one_line_without_its_password(tmp_path: Path) -> None:

@@ -32,7 +32,6 @@ from . import cli_french, store
 from .catalog import default_catalog
 from .engine.clock import parse_time, start_problem
 from .engine.errors import RuleViolation
-from .engine.events import PlayerReplaced
 from .engine.game import Game
 from .engine.names import french_name
 from .engine.views import view
@@ -362,7 +361,7 @@ def act(
     """Enregistre une action (même vocabulaire que les scénarios) : clé=valeur ..."""
     stored = _game(slug)
     # (lazy: the store (Django) is loaded only by the commands that use it)
-    from .web.games import accounts, service, transfer
+    from .web.games import service, transfer
 
     args = _parse_args(list(ctx.args))
     when = _when(at, stored.start) if at is not None else None
@@ -383,13 +382,7 @@ def act(
             raise typer.Exit(1) from None
         if not out.ok:
             raise _refused(out.code, out.message)
-        # the seats, as the console keeps them: a replaced player's account loses access
-        # and the new pseudo gets a seat with its invitation; a correction reconciles them
-        for e in out.events:
-            if isinstance(e, PlayerReplaced):
-                accounts.replaced(stored, e.old, e.new)
-        if out.preview is not None:
-            accounts.reconcile(stored)
+        # (the seats follow a replacement or a correction in the same write: the service)
     _print_announcements(out.events)
     if out.preview is not None and not out.preview.destructive:
         console.print("Inséré à son heure : rien de ce qui était enregistré ne change.")
@@ -446,7 +439,7 @@ def strike(
     """Raye une action enregistrée et reconstruit la partie sans elle (rien n'est effacé)."""
     stored = _game(slug)
     # (lazy: the store (Django) is loaded only by the commands that use it)
-    from .web.games import accounts, service, transfer
+    from .web.games import service, transfer
     from .web.games.models import Action
 
     target = Action.objects.filter(game=stored, pk=action_id).first()
@@ -474,7 +467,6 @@ def strike(
             raise typer.Exit(1) from None
         if not out.ok:
             raise _refused(out.code, out.message)
-        accounts.reconcile(stored)  # (a struck replacement gives the old account back)
     console.print(f"Action n°{target.pk} rayée ; la partie a été reconstruite sans elle.")
 
 

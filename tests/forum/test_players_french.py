@@ -245,6 +245,9 @@ def test_the_verdict_post_is_the_announcement_and_closes_the_trial(form: str) ->
     assert not late.sure and late.refusal is not None
     assert late.refusal[0] == "trial_closed" and "Ce Procès est terminé." in late.refusal[1]
     assert "J5 14:00" in late.refusal[1]
+    # said once: by the refusal, not again among the doubts (the console shows both)
+    assert not any(late.refusal[1] in d for d in late.doubts), late.doubts
+    assert announce.plain  # « JUSTE »: the verdict is stated plainly
     assert [p.by for p in r.complaints if p.sure] == ["Tartine", "Zorro", "Loulou", "Brindille"]
 
 
@@ -301,7 +304,7 @@ def test_a_verdict_in_other_words_is_a_doubt_and_refuses_nothing(form: str) -> N
     spec = _verdict_thread("Bravo, le procès est gagné : Grodoudou était bien Woody.")
     r = parse(FORMS[form](spec, 1, 1))
     (announce,) = [p for p in r.proposals if p.action == "announce"]
-    assert not announce.sure and announce.expect == "just"
+    assert not announce.sure and announce.expect == "just" and not announce.plain
     late = by_author(r)["Petitpois"]
     assert late.refusal is None and not late.sure
     assert any("semble annoncer le verdict (message 6)" in d for d in late.doubts)
@@ -649,6 +652,7 @@ def test_cli_apply_records_the_verdict_post_as_the_announcement(db: Any) -> None
     res = runner.invoke(app, ["forum", "parse", "--game", "fr", copy, "--apply"])
     assert res.exit_code == 0, res.output
     assert "# refusée (trial_closed) : Ce Procès est terminé." in res.output
+    assert res.output.count("Ce Procès est terminé.") == 1  # once, not again as a doubt
     trial = view(service.current(game).state, "game_master")["trials"][0]
     authors = [c["author"] for c in trial["complaints"]]
     assert authors == ["Melusine_42", "Anouk77", "Gribouille_37", "Petitpois"]

@@ -610,3 +610,78 @@ def test_membership_rows_are_untouched_by_an_unknown_claim_id(
     assert SeatClaim.objects.get().status == SeatClaim.PENDING
     assert Membership.objects.get(pk=claim.membership_id).user is None
     assert rows()["SeatClaim"] == before["SeatClaim"]
+
+
+# -- the seats a display name proposes: a few queries, not one per seat -------------------------
+
+
+def test_the_seats_a_name_proposes_are_sorted_in_the_same_queries_whatever_their_number(
+    world: World,
+) -> None:
+    """Ana's seats in five games, each in another state: sorting them costs what sorting
+    two does (it once ran a query or more per seat)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from ronde.web.games import etwin_links, service
+    from tests.conftest import SMALL_CAST
+
+    def another(slug: str) -> World:
+        """Another started game with a free seat « Ana » (other seats named anew)."""
+        User.objects.filter(username="Ana").update(username=f"Ana-avant-{slug}")
+        cast = {(p if p == "Ana" else f"{p}-{slug}"): c for p, c in SMALL_CAST.items()}
+        other = make_world(slug=slug, cast=cast)
+        free(other, "Ana")
+        return other
+
+    identity = eternaltwin.Identity(uuid.uuid4(), "Ana")
+    user = User.objects.create_user("quelqu-un")
+    now = service.now()
+
+    def sort() -> tuple[int, dict[str, list[str]]]:
+        with CaptureQueriesContext(connection) as queries:
+            seats = etwin_links._sort(identity, user)
+        named = {
+            kind: sorted(m.game.slug for m in getattr(seats, kind))
+            for kind in ("free", "other_id", "unlinked")
+        }
+        return len(queries), named
+
+    another("libre")  # (the world's Ana keeps her account, without Eternaltwin)
+    few, named = sort()
+    assert named == {"free": ["libre"], "other_id": [], "unlinked": ["ronde-test"]}
+    claimed = another("reclamee")
+    SeatClaim.objects.create(
+        game=claimed.game,
+        membership=claimed.member("Ana"),
+        user=User.objects.create_user("autre"),
+        etwin_id=uuid.uuid4(),
+        display_name="Ana",
+        created_at=now,
+    )
+    linked = another("liee")
+    holder = User.objects.create_user("tenante")
+    Membership.objects.filter(pk=linked.member("Ana").pk).update(user=holder)
+    EternaltwinLink.objects.create(
+        user=holder, etwin_id=uuid.uuid4(), display_name="Ana", linked_at=now, seen_at=now
+    )
+    refused = another("refusee")
+    SeatClaim.objects.create(
+        game=refused.game,
+        membership=refused.member("Ana"),
+        user=user,
+        etwin_id=identity.id,
+        display_name="Ana",
+        created_at=now,
+        status=SeatClaim.REFUSED,
+    )
+    playing = another("jouee")
+    Membership.objects.filter(pk=playing.member("Bob-jouee").pk).update(user=user)
+    another("libre-aussi")
+    many, named = sort()
+    assert named == {
+        "free": ["libre", "libre-aussi"],
+        "other_id": ["liee", "reclamee"],
+        "unlinked": ["ronde-test"],
+    }
+    assert many == few

@@ -98,3 +98,77 @@ def test_the_journal_names_who_struck_an_action(world: Any, clock: Any) -> None:
     assert r.status_code == 302
     journal = _page(mj.get(reverse("gm_journal", args=[slug])))
     assert re.search(r"rayée par Mj2 \([^)]*\) : mauvais joueur", journal), journal
+
+
+# -- the seats follow a replacement in the write that records it --------------------------
+
+
+@pytest.mark.django_db
+def test_a_replacement_in_a_batch_gives_the_new_pseudo_a_seat_and_retires_the_old(
+    world: Any, clock: Any
+) -> None:
+    """``record_many`` (a day's verdicts) once left the seats as they were: the replaced
+    player kept playing, his replacement had no seat and no invitation."""
+    from ronde.web.games import accounts
+
+    clock("J2 09:00")
+    outs = service.record_many(
+        world.game, world.gms["Mj"], [("replace_player", "Mj", {"player": "Bob", "new": "Zed"})]
+    )
+    assert [o.ok for o in outs] == [True]
+    zed = world.member("Zed")
+    assert zed.user is None and zed.invitations.filter(revoked_at__isnull=True).count() == 1
+    bob = world.game.memberships.get(pseudo="Bob")
+    assert bob.revoked_at is not None and bob.revoked_reason == accounts.REPLACED
+
+
+@pytest.mark.django_db
+def test_a_replacement_recorded_in_the_past_gives_the_seat_in_the_same_write(
+    world: Any, clock: Any
+) -> None:
+    clock("J2 11:00")
+    later = {"against": "Dan", "as": "woody"}
+    assert service.record(world.game, None, "open_trial", "Ana", later).ok
+    out = service.record(
+        world.game,
+        world.gms["Mj"],
+        "replace_player",
+        "Mj",
+        {"player": "Bob", "new": "Zed"},
+        at=parse_time("J2 09:00", world.game.start),
+    )
+    assert out.ok and out.preview is not None, out.message  # (inserted in the past)
+    assert world.member("Zed").user is None
+    assert world.game.memberships.get(pseudo="Bob").revoked_at is not None
+
+
+@pytest.mark.django_db
+def test_a_failure_after_a_replacement_leaves_neither_the_action_nor_the_seats(
+    world: Any, clock: Any, monkeypatch: Any
+) -> None:
+    """The seats change in the write's transaction: if giving the new seat its invitation
+    fails, the replacement is not recorded either (and the old seat stays)."""
+    from ronde.web.games import accounts
+
+    clock("J2 09:00")
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise RuntimeError("invitation impossible")
+
+    monkeypatch.setattr(accounts, "invite", broken)
+    for write in (
+        lambda: service.record(
+            world.game, world.gms["Mj"], "replace_player", "Mj", {"player": "Bob", "new": "Zed"}
+        ),
+        lambda: service.record_many(
+            world.game,
+            world.gms["Mj"],
+            [("replace_player", "Mj", {"player": "Bob", "new": "Zed"})],
+        ),
+    ):
+        with pytest.raises(RuntimeError):
+            write()
+        assert not Action.objects.filter(game=world.game, action="replace_player").exists()
+        assert not world.game.memberships.filter(pseudo="Zed").exists()
+        assert world.member("Bob").revoked_at is None
+        assert "player_replaced" not in [e.TYPE for e in service.load(world.game).log]

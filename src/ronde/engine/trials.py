@@ -230,17 +230,24 @@ def trial_of(g: GameState, cmd: Command) -> Trial:
     return t
 
 
+#: why a complaint is refused (``trial_closed``): the trial's 24 hours are over (R5.2),
+#: it was shortened (R7.7.4), it is over (R4.8); the forum bridge words its refusals so
+CLOSED_BY_TIME = "Les 24 heures de ce Procès sont écoulées."
+CLOSED_BY_SHORTENING = "Ce Procès a été écourté : plus aucune plainte n'est reçue."
+CLOSED_BY_VERDICT = "Ce Procès est terminé."
+
+
 def complaint_closed(g: GameState, t: Trial) -> str | None:
     """Why no complaint can be filed in ``t`` now, or ``None`` (R4.8, R5.2)."""
     if g.clock is not None and g.clock >= t.deadline:
-        return "Les 24 heures de ce Procès sont écoulées."
+        return CLOSED_BY_TIME
     if t.status == "open":
         return None
     if t.flags.get("shortened_by"):  # closed at the shortening, announced or not (R7.7.4)
-        return "Ce Procès a été écourté : plus aucune plainte n'est reçue."
+        return CLOSED_BY_SHORTENING
     if t.concluded and not t.announced:
         return None
-    return "Ce Procès est terminé."
+    return CLOSED_BY_VERDICT
 
 
 def is_null(g: GameState, t: Trial, author: str) -> bool:

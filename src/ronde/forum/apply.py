@@ -4,10 +4,10 @@ refused step moves nothing.
 - :func:`number_new_trials`: several pasted threads whose trials are not
   recorded yet get the numbers the engine will give them, in the order of their
   openings (the order the pages were pasted does not matter).
-- :func:`plan`: the confirmed steps of one or more threads in time order; a step
-  of a trial whose opening is not confirmed is held back with its reason (it is
-  not refused, so confirming the opening later records the thread whole); a step
-  without a time is held back too.
+- :func:`plan`: the confirmed steps of one or more threads in time order
+  (:func:`step_order`); a step of a trial whose opening is not confirmed is held
+  back with its reason (it is not refused, so confirming the opening later records
+  the thread whole); a step without a time is held back too.
 - :func:`record_or_refuse`: one planned step through a :class:`Writer` (the
   store's service, one locked write per step), the one way the command line
   (``ronde forum parse --apply``) and the console record a page: a step already
@@ -71,6 +71,14 @@ def unopened_trials(results: Sequence[ParseResult], chosen: Iterable[Proposal]) 
     }
 
 
+def step_order(p: Proposal) -> tuple[datetime, int, int]:
+    """Where a step goes among those to record (it has a time): time order, an
+    opening first, then the thread's order within a minute (an MJs' verdict post after
+    the complaints before it). The one order: :func:`plan` and the console's renumbering."""
+    assert p.at is not None
+    return (p.at, 0 if p.action == "open_trial" else 1, p.post)
+
+
 def plan(
     chosen: Iterable[Proposal],
     results: Sequence[ParseResult] = (),
@@ -98,7 +106,7 @@ def plan(
             )
         else:
             ready.append(p)
-    ready.sort(key=lambda p: (p.at, 0 if p.action == "open_trial" else 1, p.post))
+    ready.sort(key=step_order)
     return ready, held
 
 

@@ -218,8 +218,7 @@ def parse_command(
                     "s'enregistre comme message dans le Procès"
                 )
             for doubt in prop.doubts:
-                if prop.refusal is None or prop.refusal[1] not in doubt:
-                    typer.echo(f"  # doute : {doubt}")
+                typer.echo(f"  # doute : {doubt}")
             line = _yaml_step(prop.step())
             prefix = "  " if prop.sure or n in wanted else "  #? "
             typer.echo("\n".join(prefix + ln for ln in line.splitlines()))

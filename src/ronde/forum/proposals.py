@@ -60,6 +60,7 @@ from rapidfuzz import fuzz
 from ..engine.clock import PARIS, format_time, parse_time
 from ..engine.errors import RuleViolation
 from ..engine.names import french_name
+from ..engine.trials import CLOSED_BY_TIME, CLOSED_BY_VERDICT
 from .checks import REHEARSAL_LINES, written_lines
 from .names import NameMatch, Roster, characters_mentioned, match_character
 from .render import STATUS_FR
@@ -85,6 +86,10 @@ class Proposal:
     #: an ``announce``: the verdict the MJs' post states (``"just"`` / ``"unjust"``),
     #: checked against the engine's before it is recorded
     expect: str | None = None
+    #: an ``announce``: whether its post states the verdict plainly (« JUSTE »,
+    #: « INJUSTE », « le procès est juste »); if not, the verdict is only read from the
+    #: text (a doubt says so) and the post closes the trial only if nothing plainer does
+    plain: bool = True
 
     @property
     def sure(self) -> bool:
@@ -915,9 +920,6 @@ def _opens_trial(thread: Thread, game: _Game) -> str | None:
     return f"{accused[0].value} accusé d'être {french_name(characters[0].value)}"
 
 
-#: trial_closed's reasons (the engine's words, ``engine/trials.complaint_closed``)
-CLOSED_BY_VERDICT = "Ce Procès est terminé."
-CLOSED_BY_TIME = "Les 24 heures de ce Procès sont écoulées."
 VERDICT_FR = {"just": "JUSTE", "unjust": "INJUSTE"}
 
 
@@ -1016,7 +1018,7 @@ def _trial_proposals(
             if found is not None:
                 found.doubts.extend(d for d in pending if d not in found.doubts)
                 proposals.append(found)
-                if verdict is None and _plain_verdict(found):
+                if verdict is None and found.plain:
                     verdict = found
                 elif verdict is None and weak is None:
                     weak = found
@@ -1088,30 +1090,29 @@ def _trial_proposals(
             posted.add((author, post.time.date().isoformat() if post.time else post.time_text))
             made_complaint = True
             notes: list[str] = []
+            # R4.8: after the MJs' verdict post (its announcement), or past the 24
+            # hours: refused (said once, by the proposal's refusal), the post stays a
+            # post of the trial (R4.5)
             refusal = _closed(post, verdict, deadline, start)
-            if refusal is not None:
-                # R4.8: after the MJs' verdict post (its announcement), or past the 24
-                # hours: refused, the post stays a post of the trial (R4.5)
-                doubts.append(f"refusée (trial_closed) : {refusal[1]}")
-            elif weak is not None:
-                doubts.append(
-                    f"postée après un message des MJ qui semble annoncer le verdict (message "
-                    f"{weak.post}) : si c'est l'annonce, elle est refusée (R4.8)"
-                )
-            elif post.edited == "modérateur":
-                doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
-            elif post.edited:
-                crossing = _edit_crossing(post, deadline, start)
-                if crossing is not None:
-                    if len(counted | {author}) + anonymous <= 4:
-                        crossing += " ; elle décide du quorum (R4.6)"
-                    doubts.append(crossing)
-                else:
-                    notes.append(
-                        f"message modifié ({post.edited}) : une plainte ajoutée en le modifiant "
-                        "date de ce moment, pas de l'heure du message"
-                    )
             if refusal is None:
+                if weak is not None:
+                    doubts.append(
+                        f"postée après un message des MJ qui semble annoncer le verdict (message "
+                        f"{weak.post}) : si c'est l'annonce, elle est refusée (R4.8)"
+                    )
+                elif post.edited == "modérateur":
+                    doubts.append("modifié par un modérateur : le texte est-il celui du joueur ?")
+                elif post.edited:
+                    crossing = _edit_crossing(post, deadline, start)
+                    if crossing is not None:
+                        if len(counted | {author}) + anonymous <= 4:
+                            crossing += " ; elle décide du quorum (R4.6)"
+                        doubts.append(crossing)
+                    else:
+                        notes.append(
+                            f"message modifié ({post.edited}) : une plainte ajoutée en le "
+                            "modifiant date de ce moment, pas de l'heure du message"
+                        )
                 counted.add(author)
             proposals.append(
                 Proposal(
@@ -1123,7 +1124,7 @@ def _trial_proposals(
                     _excerpt(f.sentence),
                     doubts,
                     notes,
-                    refusal=(("trial_closed", refusal[1]) if refusal is not None else None),
+                    refusal=refusal,
                 )
             )
             break
@@ -1161,14 +1162,6 @@ def _recorded_trial(game: _Game, ref: TrialRef) -> Mapping[str, Any] | None:
 
 
 #: the doubt of a verdict read in other words than the verdict's own (:func:`_verdict`)
-_WEAK_VERDICT = "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE »"
-
-
-def _plain_verdict(p: Proposal) -> bool:
-    """Whether an ``announce`` proposal comes from a post stating its verdict plainly."""
-    return not any(d.startswith(_WEAK_VERDICT) for d in p.doubts)
-
-
 def _closed(
     post: Post, verdict: Proposal | None, deadline: datetime | None, start: date | None
 ) -> tuple[str, str] | None:
@@ -1279,7 +1272,10 @@ def _announcement(
         return None
     doubts: list[str] = []
     if not plain:
-        doubts.append(f"{_WEAK_VERDICT}, ni « le procès est juste ») : une annonce ? (à confirmer)")
+        doubts.append(
+            "verdict lu dans le texte (ni « JUSTE » ni « INJUSTE », ni « le procès est "
+            "juste ») : une annonce ? (à confirmer)"
+        )
     notes: list[str] = []
     gm = game.roster.game_master(post.author)
     if gm is None:
@@ -1346,6 +1342,7 @@ def _announcement(
         doubts,
         notes,
         expect=stated if stated in VERDICT_FR else None,
+        plain=plain,
     )
 
 

@@ -8,6 +8,7 @@ settings.
 
 from __future__ import annotations
 
+import math
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -28,9 +29,12 @@ def raw(name: str) -> str:
     return os.environ.get(name, "").strip()
 
 
-def flag(name: str) -> bool:
-    """``1``/``oui``/``true``/``yes``/``on`` or ``0``/``non``/``false``/``no``/``off``/unset."""
+def flag(name: str, default: bool = False) -> bool:
+    """``1``/``oui``/``true``/``yes``/``on`` or ``0``/``non``/``false``/``no``/``off``;
+    ``default`` when unset or empty."""
     value = raw(name).lower()
+    if not value:
+        return default
     if value in TRUE:
         return True
     if value in FALSE:
@@ -50,6 +54,19 @@ def integer(name: str, default: int, *, minimum: int | None = None) -> int:
         raise ConfigError(f"{name} : « {raw(name)} » n'est pas un nombre entier.") from None
     if minimum is not None and value < minimum:
         raise ConfigError(f"{name} : {value} est trop petit (au moins {minimum}).")
+    return value
+
+
+def number(name: str, default: float) -> float:
+    """A number of seconds (``2.5``; ``default`` when unset or empty), finite and above 0."""
+    if not raw(name):
+        return default
+    try:
+        value = float(_env.float(name))
+    except EnvError:
+        raise ConfigError(f"{name} : « {raw(name)} » n'est pas un nombre.") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"{name} : « {raw(name)} » doit être un nombre plus grand que 0.")
     return value
 
 

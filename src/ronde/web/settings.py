@@ -158,10 +158,10 @@ INVITATION_DAYS = env.integer("RONDE_INVITATION_DAYS", 14, minimum=1)
 # RONDE_ETERNALTWIN_CLIENT_SECRET: its secret. The callback to register is
 # ``<site>/oauth/callback/``. Unless all three are set, the button is not shown.
 # RONDE_ETERNALTWIN_TIMEOUT: seconds to wait for each answer of Eternaltwin (default 10).
-ETERNALTWIN_URL = os.environ.get("RONDE_ETERNALTWIN_URL", "").strip().rstrip("/")
-ETERNALTWIN_CLIENT_ID = os.environ.get("RONDE_ETERNALTWIN_CLIENT_ID", "").strip()
-ETERNALTWIN_CLIENT_SECRET = os.environ.get("RONDE_ETERNALTWIN_CLIENT_SECRET", "").strip()
-ETERNALTWIN_TIMEOUT = float(os.environ.get("RONDE_ETERNALTWIN_TIMEOUT", "10"))
+ETERNALTWIN_URL = env.text("RONDE_ETERNALTWIN_URL").rstrip("/")
+ETERNALTWIN_CLIENT_ID = env.text("RONDE_ETERNALTWIN_CLIENT_ID")
+ETERNALTWIN_CLIENT_SECRET = env.text("RONDE_ETERNALTWIN_CLIENT_SECRET")
+ETERNALTWIN_TIMEOUT = env.number("RONDE_ETERNALTWIN_TIMEOUT", 10.0)
 # -- end of Eternaltwin ---------------------------------------------------------------------
 
 INSTALLED_APPS = [
@@ -450,9 +450,6 @@ EMAIL_TIMEOUT = env.integer("RONDE_EMAIL_TIMEOUT", 20, minimum=1)
 DEFAULT_FROM_EMAIL = os.environ.get("RONDE_EMAIL_FROM", "Ronde <ronde@localhost>")
 EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 # Web Push needs the optional part `push` (pywebpush): without it, push is not offered
-PUSH_ENABLED = (
-    os.environ.get("RONDE_PUSH", "1").strip().lower() not in ("0", "false", "no", "non")
-    and importlib.util.find_spec("pywebpush") is not None
-)
+PUSH_ENABLED = _flag("RONDE_PUSH", True) and importlib.util.find_spec("pywebpush") is not None
 VAPID_SUBJECT = os.environ.get("RONDE_VAPID_SUBJECT", "").strip()
 PUSH_HOSTS = _list("RONDE_PUSH_HOSTS")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -338,22 +339,21 @@ def revoke(member: Membership, reason: str) -> None:
 
 @transaction.atomic
 def replaced(game: Game, old: str, new: str) -> Membership:
-    """``replace_player`` was recorded: the old account loses access and the old seat's
-    invitations are revoked; the new pseudo gets a seat with its own invitation (the seat
-    keeps character, points and history). No account is looked up by name."""
+    """``replace_player`` was recorded (the service calls it in that write's
+    transaction): the old account loses access and the old seat's invitations are
+    revoked; the new pseudo gets a seat with its own invitation (the seat keeps
+    character, points and history). No account is looked up by name."""
     previous = find_membership(game, old)
     if previous is not None:
         _revoke_seat(previous, REPLACED)
     return add_player(game, new)
 
 
-def reconcile(game: Game) -> None:
-    """After a correction: an account plays iff the engine knows its pseudo (a struck
-    ``replace_player`` gives the old account back its access)."""
-    from . import service
-
-    v = service.view_for(game, "game_master")
-    current = {fold_name(p["pseudo"]) for p in v["players"]}
+def reconcile(game: Game, pseudos: Iterable[str]) -> None:
+    """After a correction: an account plays iff the engine knows its pseudo (``pseudos``:
+    the players' pseudos in the game rebuilt; a struck ``replace_player`` gives the old
+    account back its access). The service calls it in the correction's transaction."""
+    current = {fold_name(p) for p in pseudos}
     for m in game.memberships.all():
         known = fold_name(m.pseudo) in current
         if m.revoked_at is None and not known:

@@ -25,7 +25,6 @@ every HTTP exchange is over (nothing is sent from inside a lock).
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
 import uuid
@@ -63,14 +62,10 @@ class Config:
 
 def config() -> Config | None:
     """Eternaltwin's settings, or ``None`` (no button) unless the origin, the key and the
-    secret are all set (settings first; the environment read now otherwise)."""
+    secret are all set (read from the environment, checked, by :mod:`ronde.web.settings`)."""
     url = getattr(settings, "ETERNALTWIN_URL", "")
     key = getattr(settings, "ETERNALTWIN_CLIENT_ID", "")
     secret = getattr(settings, "ETERNALTWIN_CLIENT_SECRET", "")
-    if not (url or key or secret):
-        url = os.environ.get("RONDE_ETERNALTWIN_URL", "").strip()
-        key = os.environ.get("RONDE_ETERNALTWIN_CLIENT_ID", "").strip()
-        secret = os.environ.get("RONDE_ETERNALTWIN_CLIENT_SECRET", "").strip()
     if not (url and key and secret):
         return None
     timeout = float(getattr(settings, "ETERNALTWIN_TIMEOUT", 10) or 10)

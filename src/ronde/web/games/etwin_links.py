@@ -86,28 +86,58 @@ def _seats_named(name: str) -> list[Membership]:
 
 
 def _sort(identity: Identity, user: User | None) -> _Seats:
-    """The seats whose pseudo is ``identity``'s display name, by who holds them."""
+    """The seats whose pseudo is ``identity``'s display name, by who holds them (a few
+    queries whatever the number of seats: not one per seat)."""
     out = _Seats()
-    for m in _seats_named(identity.display_name):
-        if user is not None and m.user_id == user.pk:
-            continue  # his own
+    seats = [
+        m
+        for m in _seats_named(identity.display_name)
+        if user is None or m.user_id != user.pk  # (his own)
+    ]
+    held = {m.user_id for m in seats if m.user_id is not None}
+    # (an account linked to this id is ``user``: a seat held by a linked account is
+    # someone else's)
+    linked = (
+        set(
+            EternaltwinLink.objects.filter(user_id__in=held, unlinked_at__isnull=True)
+            .values_list("user_id", flat=True)
+            .distinct()
+        )
+        if held
+        else set()
+    )
+    free = [m.pk for m in seats if m.user_id is None]
+    claimed_by_other: set[int] = set()  # a pending claim of another Eternaltwin id
+    claimed_by_him: set[int] = set()  # proposed to him already, or refused by the MJs
+    if free:
+        claims = SeatClaim.objects.filter(
+            membership_id__in=free, status__in=(SeatClaim.PENDING, SeatClaim.REFUSED)
+        ).values_list("membership_id", "etwin_id", "status")
+        for membership_id, etwin_id, status in claims:
+            if etwin_id == identity.id:
+                claimed_by_him.add(membership_id)
+            elif status == SeatClaim.PENDING:
+                claimed_by_other.add(membership_id)
+    playing = _games_of(user) if user is not None and free else set()
+    for m in seats:
         if m.user_id is not None:
-            # (an account linked to this id is ``user``: the seat is someone else's)
-            holder = EternaltwinLink.objects.filter(user_id=m.user_id, unlinked_at__isnull=True)
-            (out.other_id if holder.exists() else out.unlinked).append(m)
-            continue
-        claims = SeatClaim.objects.filter(membership=m)
-        if claims.filter(status=SeatClaim.PENDING).exclude(etwin_id=identity.id).exists():
+            (out.other_id if m.user_id in linked else out.unlinked).append(m)
+        elif m.pk in claimed_by_other:
             out.other_id.append(m)
-            continue
-        if claims.filter(
-            etwin_id=identity.id, status__in=(SeatClaim.PENDING, SeatClaim.REFUSED)
-        ).exists():
-            continue  # already proposed to him (or refused by the game masters)
-        if user is not None and _in_game(user, m.game_id):
-            continue  # he plays or runs that game already
-        out.free.append(m)
+        elif m.pk in claimed_by_him or m.game_id in playing:
+            continue  # already proposed to him (or refused); he plays or runs that game
+        else:
+            out.free.append(m)
     return out
+
+
+def _games_of(user: Any) -> set[int]:
+    """The games ``user`` runs or plays (a seat not withdrawn)."""
+    runs = GameMaster.objects.filter(user_id=user.pk).values_list("game_id", flat=True)
+    plays = Membership.objects.filter(user_id=user.pk, revoked_at__isnull=True).values_list(
+        "game_id", flat=True
+    )
+    return set(runs) | set(plays)
 
 
 def _in_game(user: Any, game_id: int) -> bool:

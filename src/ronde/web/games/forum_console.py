@@ -137,7 +137,8 @@ class Step:
 
     @property
     def sure(self) -> bool:
-        return not self.doubts
+        """Nothing to check: no doubt, not refused (a refusal is not among the doubts)."""
+        return not self.doubts and self.refusal is None
 
     @property
     def meta(self) -> str:

@@ -36,11 +36,12 @@ from ronde.engine.clock import PARIS
 from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
+from ronde.engine.events import PlayerReplaced
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.views import View, view
 from ronde.text import clean, clean_value
 
-from . import busy, clocks, corrections, eventstore
+from . import accounts, busy, clocks, corrections, eventstore
 from .clocks import frozen_clock, now, set_clock
 from .corrections import Diff, Outcome, Planned
 from .eventstore import (
@@ -237,6 +238,19 @@ def _commit(game: Game, eng: EngineGame, rows: list[Any], *, fields: tuple[str, 
     notify.written(game, eng)  # the outbox, in this transaction; sent after the commit
 
 
+def _seats(row: Game, events: Iterable[EngineEvent], rebuilt: EngineGame | None = None) -> None:
+    """The seats follow what a write records, in its transaction (before the outbox is
+    written: a replaced player's account is told nothing more): a replaced player's
+    account loses access and the new pseudo gets a seat with its invitation; after a
+    correction (``rebuilt``: the game rebuilt) an account plays iff the engine knows
+    its pseudo (a struck ``replace_player`` gives the old account back its access)."""
+    for e in events:
+        if isinstance(e, PlayerReplaced):
+            accounts.replaced(row, e.old, e.new)
+    if rebuilt is not None:
+        accounts.reconcile(row, [p.pseudo for p in rebuilt.state.players.values()])
+
+
 def start(game: Game, eng: EngineGame, user: User | None) -> None:
     """Store a new game's first event (``GameCreated``)."""
     with transaction.atomic():
@@ -389,6 +403,7 @@ def record(
                 u = eventstore.user_or_none(user)
                 items = [(e, None, None) for e in fired] + [(e, saved, u) for e in own]
                 rows = eventstore.append(row, items, at=t)
+                _seats(row, own)
                 _commit(row, base, rows, fields=fields)
             except BaseException:
                 eventstore.drop(row.pk)
@@ -467,6 +482,7 @@ def record_many(
                     outcomes.append(Outcome(True, events=list(own), action=saved))
                 if any(o.ok for o in outcomes):
                     rows = eventstore.append(row, items, at=t)
+                    _seats(row, [e for o in outcomes for e in o.events])
                     _commit(row, base, rows, fields=fields)
                 elif fired:
                     eventstore.drop(row.pk)  # timers fired in memory only: forget them
@@ -506,6 +522,7 @@ def _insert_past(
     try:
         out.action = corrections.save_action(row, planned, user, note, request, t)
         rows = corrections.write_generation(row, base, rebuilt, t)
+        _seats(row, out.events, rebuilt.eng)
         _commit(row, rebuilt.eng, rows)
     except BaseException:
         eventstore.drop(row.pk)
@@ -553,6 +570,7 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
                     at=t,
                     generation=row.generation,
                 )
+                _seats(row, (), rebuilt.eng)
                 _commit(row, rebuilt.eng, rows)
             except BaseException:
                 eventstore.drop(row.pk)

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from ronde.engine.errors import RuleViolation
 from ronde.engine.names import CAST_TABLE
-from ronde.forum.apply import plan, record_or_refuse
+from ronde.forum.apply import plan, record_or_refuse, step_order
 from ronde.forum.markup import problems as markup_problems
 from ronde.forum.proposals import Proposal
 from ronde.forum.render import ForumContext, check_template, forum_messages, template_source
@@ -213,7 +213,7 @@ def _record(request: HttpRequest, game: Game, gm: GameMaster, ctx: dict[str, Any
     ]
     if shift:
         todo += _renumber(request, game, shift)
-        todo.sort(key=lambda r: (r.prop.at, 0 if r.prop.action == "open_trial" else 1))
+        todo.sort(key=lambda r: step_order(r.prop))
     confirm_n = fc._int(request.POST.get("confirm_step"))
     recorded = 0
     for rec in todo:

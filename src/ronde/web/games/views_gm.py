@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from ronde.engine.clock import PARIS, day_of, day_start
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
-from ronde.engine.events import PlayerReplaced, from_json
+from ronde.engine.events import from_json
 from ronde.engine.names import french_name
 from ronde.engine.views import View, view
 
@@ -578,7 +578,6 @@ def _one_verdict(
             if not out.ok:
                 messages.error(request, out.message)
                 return redirect(back)
-            accounts.reconcile(game)
             messages.info(
                 request,
                 _("Premier verdict (%(v)s) rayé : %(r)s") % {"v": verdict, "r": reason},
@@ -681,11 +680,6 @@ def _after_write(
             )
             % {"n": out.moved},
         )
-    for e in out.events:
-        if isinstance(e, PlayerReplaced):
-            accounts.replaced(game, e.old, e.new)
-    if out.preview is not None:
-        accounts.reconcile(game)
     announced = [getattr(e, "text", "") for e in out.events if getattr(e, "public", False)]
     summary = ngettext(
         "Enregistré : %(action)s (%(n)d événement).",
@@ -836,7 +830,6 @@ def strike(request: HttpRequest, game: Game, gm: GameMaster, pk: int) -> HttpRes
             messages.warning(request, service.Conflict.message)
             return redirect("gm_strike", slug=game.slug, pk=pk)
         if out.ok:
-            accounts.reconcile(game)
             messages.success(request, _("Action rayée ; la partie a été reconstruite sans elle."))
             return redirect("gm_journal", slug=game.slug)
         messages.error(request, out.message)
