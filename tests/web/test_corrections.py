@@ -633,3 +633,47 @@ def test_six_writers_behind_a_correction_of_a_50000_event_game_wait_and_succeed(
     assert len(executed) == after + 1 + 6
     seqs = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_the_collector_is_paused_during_corrections_and_runs_again_after_the_last(
+    clock: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A correction pauses Python's cyclic collector (its rebuild would make it walk the
+    whole process again and again) and gives it back as it found it once the last
+    correction under way ends, even one that fails."""
+    import gc
+
+    assert gc.isenabled()
+    with corrections.collector_paused():
+        assert not gc.isenabled()
+        with corrections.collector_paused():  # (two corrections at once)
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # (the other is still under way)
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), corrections.collector_paused():
+        raise RuntimeError("échec")
+    assert gc.isenabled()
+    gc.disable()  # (someone else's choice is kept)
+    try:
+        with corrections.collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    service.clear_cache()
+    game = _stored_game("collecteur")
+    for when in ("J2 10:00", "J2 11:00"):
+        clock(when)
+        assert service.record(game, None, "rehearse", "Ana", {}).ok
+    seen: list[bool] = []
+    original = corrections.rebuild
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(corrections, "rebuild", watched)
+    args = {"player": "Bob", "points": 1, "reason": "x"}
+    out = service.record(game, None, "award", "Mj", args, at=at("J2 10:30"))
+    assert out.ok, out.message
+    assert seen == [False] and gc.isenabled()

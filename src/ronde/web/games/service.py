@@ -385,7 +385,8 @@ def record(
             fields = ("clock_at",) if clock_moved else ()
             planned = Planned(action, by, when, dict(args))
             if clock is not None and when < clock:
-                return _insert_past(row, base, planned, user, note, request, confirm, moved, t)
+                with corrections.collector_paused():
+                    return _insert_past(row, base, planned, user, note, request, confirm, moved, t)
             due = next_timer(base)
             changed = due is not None and due <= when
             try:
@@ -534,7 +535,8 @@ def preview_strike(game: Game, action: Action) -> Outcome:
     """What striking ``action`` would change (nothing is written)."""
     base = load(game)
     until = max(clocks.game_now(game), base.state.clock or clocks.game_now(game))
-    return corrections.preview_strike(game, base, action, until)
+    with corrections.collector_paused():
+        return corrections.preview_strike(game, base, action, until)
 
 
 def strike(game: Game, action: Action, reason: str, user: User | None, token: str) -> Outcome:
@@ -554,28 +556,29 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
             target = Action.objects.select_for_update().get(pk=action.pk, game=row)
             if target.struck:
                 return Outcome(False, "not_allowed", "Cette action est déjà rayée.")
-            base = load(row)
-            t = clocks.game_now(row)
-            until = max(t, base.state.clock or t)
-            diff, rebuilt = corrections.strike_rebuild(row, base, target, until)
-            try:
-                target.struck = True
-                target.save(update_fields=["struck"])
-                rows = corrections.write_generation(row, base, rebuilt, t)
-                Strike.objects.create(
-                    game=row,
-                    action=target,
-                    reason=reason,
-                    by=eventstore.user_or_none(user),
-                    at=t,
-                    generation=row.generation,
-                )
-                _seats(row, (), rebuilt.eng)
-                _commit(row, rebuilt.eng, rows)
-            except BaseException:
-                eventstore.drop(row.pk)
-                raise
-            return Outcome(True, preview=diff)
+            with corrections.collector_paused():  # (the lock is held: not while waiting)
+                base = load(row)
+                t = clocks.game_now(row)
+                until = max(t, base.state.clock or t)
+                diff, rebuilt = corrections.strike_rebuild(row, base, target, until)
+                try:
+                    target.struck = True
+                    target.save(update_fields=["struck"])
+                    rows = corrections.write_generation(row, base, rebuilt, t)
+                    Strike.objects.create(
+                        game=row,
+                        action=target,
+                        reason=reason,
+                        by=eventstore.user_or_none(user),
+                        at=t,
+                        generation=row.generation,
+                    )
+                    _seats(row, (), rebuilt.eng)
+                    _commit(row, rebuilt.eng, rows)
+                except BaseException:
+                    eventstore.drop(row.pk)
+                    raise
+                return Outcome(True, preview=diff)
     except IntegrityError:
         raise Conflict() from None
 
