@@ -525,6 +525,68 @@ def test_a_corrupt_import_is_refused_with_its_line(game: str) -> None:
     assert result.exit_code == 2 and "ligne 4" in flat(result.output)
 
 
+def _resigned(path: str, change: Any) -> str:
+    """The export ``path`` with ``change(lines)`` applied to its lines (objects without
+    their fingerprints), signed again as an export is: a file whose content is what
+    its author meant (the fingerprints prove a copy, not who wrote it)."""
+    from ronde.web.games import transfer
+
+    items = [json.loads(ln) for ln in Path(path).read_text(encoding="utf-8").splitlines()]
+    for item in items:
+        item.pop("h")
+    change(items)
+    bodies = (json.dumps(i, ensure_ascii=False).encode() for i in items)
+    out = Path(f"re-{path}")
+    out.write_bytes(b"".join(transfer._signed(bodies)))
+    return str(out)
+
+
+def test_an_import_keeps_the_games_settings_and_no_control_character(game: str) -> None:
+    """The delivery of private messages and the Eternaltwin settings travel with an
+    export; text with control characters (an escape sequence in a name, a pseudo, an
+    action's reason) enters the store without them, as from any other way in; a header
+    the store cannot keep is refused, nothing imported."""
+    from ronde.web.games.models import Game
+
+    Game.objects.filter(slug=game).update(
+        delivery=Game.PORTAL, delivery_delay=12, etwin_auto=True, etwin_only=True
+    )
+    reason = "oubli\x1b]0;titre\x07 du J2"
+    done = act(game, "J2 10:30", "Mj", "award", "player=Cid", "points=5", f"reason={reason}")
+    assert done.exit_code == 0, done.output
+    assert "oubli]0;titre du J2" in json.dumps(events(game))  # (the command line cleans)
+    assert invoke("export", game, "-o", "g.jsonl").exit_code == 0
+    result = invoke("import", "g.jsonl", "--slug", "copie")
+    assert result.exit_code == 0, result.output
+    copy = Game.objects.get(slug="copie")
+    assert (copy.delivery, copy.delivery_delay, copy.etwin_auto, copy.etwin_only) == (
+        Game.PORTAL,
+        12,
+        True,
+        True,
+    )
+
+    def escape(items: list[dict[str, Any]]) -> None:
+        items[0]["name"] = "Ronde\x1b[2J d'hiver"
+        for i, item in enumerate(items):  # (the award's action and its event alike)
+            text = json.dumps(item).replace("oubli]0;titre du J2", "oubli\\u001b[31m")
+            items[i] = json.loads(text)
+
+    result = invoke("import", _resigned("g.jsonl", escape), "--slug", "propre")
+    assert result.exit_code == 0, result.output
+    clean = Game.objects.get(slug="propre")
+    assert clean.name == "Ronde[2J d'hiver"
+    assert all("\x1b" not in str(a.args) for a in clean.actions.all())
+    assert [e for e in events("propre") if "\x1b" in json.dumps(e)] == []
+
+    for key, value in [("name", "x" * 121), ("delivery", "pigeon"), ("delivery_delay", 0)]:
+        before = row_count()
+        path = _resigned("g.jsonl", lambda items, k=key, v=value: items[0].update({k: v}))
+        result = invoke("import", path, "--slug", "refusee")
+        assert result.exit_code == 2 and "ligne 1" in flat(result.output), result.output
+        assert row_count() == before
+
+
 # -- bad game files ---------------------------------------------------------------------
 def test_malformed_game_file_exits_2_naming_file_and_line(game: str) -> None:
     path = game_file(game)

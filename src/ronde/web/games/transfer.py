@@ -43,12 +43,16 @@ from ronde.engine.events import EventFormatError, GameCreated, from_json
 from ronde.engine.evolve import evolve
 from ronde.engine.game import Game as EngineGame
 from ronde.engine.game import validate_setup
+from ronde.text import clean_value
 
 from . import accounts, eventstore, service
 from .eventstore import event_json
 from .models import Action, Event, Game, GameMaster, Strike
 
 FORMAT = 1
+#: a game's name as the store keeps it, and the delay of an MP's fallback by default
+NAME_LENGTH = Game._meta.get_field("name").max_length or 120
+DEFAULT_DELAY = Game._meta.get_field("delivery_delay").default
 
 
 class ImportError_(Exception):
@@ -216,6 +220,11 @@ def _export_lines(game: Game) -> Iterator[bytes]:
         "clock": game.clock,
         "clock_at": _time(game.clock_at),
         "game_masters": gm_names,
+        # the game's settings that are not house rules (those are in GameCreated)
+        "delivery": game.delivery,
+        "delivery_delay": game.delivery_delay,
+        "etwin_auto": game.etwin_auto,
+        "etwin_only": game.etwin_only,
         "prints": True,  # (each line ends with its fingerprint)
     }
     opt = 0  # (no newline: the fingerprint closes the line)
@@ -275,11 +284,13 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
     if not lines:
         raise ImportError_(None, "fichier vide")
     try:
-        header = orjson.loads(lines[0])
+        header = clean_value(orjson.loads(lines[0]))  # (no control character enters Ronde)
     except orjson.JSONDecodeError as exc:
         raise ImportError_(1, f"JSON invalide : {exc}") from None
     if not isinstance(header, dict) or header.get("ronde_export") != FORMAT:
         raise ImportError_(1, "ce n'est pas un export de Ronde (ligne « ronde_export » attendue)")
+    if (problem := _header_problem(header)) is not None:
+        raise ImportError_(1, problem)
     signed = header.get("prints") is True
     previous = ""
     if signed:
@@ -298,7 +309,7 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
                 raise ValueError("ligne après la fin de l'export")
             if signed:
                 previous = _check_print(raw, previous)
-            item = orjson.loads(raw)
+            item = clean_value(orjson.loads(raw))
             if not isinstance(item, dict) or len(item) == 0:
                 raise ValueError("chaque ligne est un objet JSON")
             if "event" in item:
@@ -380,6 +391,24 @@ def parse(text: str, *, drop_incomplete: bool = False) -> Parsed:
     if not signed and (still := _rederived(kept, complete=False)) is not None:
         raise ImportError_(*still)  # (what would be kept is not what the actions give)
     return kept
+
+
+def _header_problem(h: dict[str, Any]) -> str | None:
+    """What the header holds that the store cannot keep (French), or ``None``. The
+    settings an older export does not hold take their defaults."""
+    name = h.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > NAME_LENGTH):
+        return f"nom de partie invalide (du texte, {NAME_LENGTH} caractères au plus)"
+    delivery = h.get("delivery", Game.PORTAL_THEN_MP)
+    if delivery not in dict(Game.DELIVERIES):
+        return f"remise des messages privés inconnue : « {delivery} »"
+    delay = h.get("delivery_delay", DEFAULT_DELAY)
+    if isinstance(delay, bool) or not isinstance(delay, int) or not 1 <= delay <= 72:
+        return "délai de remise par MP invalide (un nombre d'heures de 1 à 72)"
+    for key in ("etwin_auto", "etwin_only"):
+        if not isinstance(h.get(key, False), bool):
+            return f"réglage « {key} » invalide (vrai ou faux)"
+    return None
 
 
 def _rederived(parsed: Parsed, *, complete: bool = True) -> tuple[int, str] | None:
@@ -478,6 +507,10 @@ def import_game(parsed: Parsed, slug: str) -> Game:
             generation=1,
             clock=Game.MANUAL if h.get("clock") == Game.MANUAL else Game.WALL,
             clock_at=datetime.fromisoformat(clock_at) if clock_at else None,
+            delivery=h.get("delivery", Game.PORTAL_THEN_MP),
+            delivery_delay=h.get("delivery_delay", DEFAULT_DELAY),
+            etwin_auto=h.get("etwin_auto", False),
+            etwin_only=h.get("etwin_only", False),
         )
         for n in names:
             accounts.add_game_master(game, n)  # seats with invitations, no account by name
