@@ -39,6 +39,7 @@ def _login(page: Any, base: str) -> None:
     page.fill("#id_username", "Mj")
     page.fill("#id_password", "motdepasse-mj-42")
     page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/connexion/" not in url)  # (logged in before going on)
 
 
 @pytest.mark.django_db(transaction=True)

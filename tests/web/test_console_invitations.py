@@ -158,6 +158,7 @@ def test_copy_all_in_chromium(clock: Any, live_server: Any) -> None:
             page.fill("#id_username", "Mj")
             page.fill("#id_password", "motdepasse-mj-42")
             page.click("main button[type=submit]")
+            page.wait_for_url(lambda url: "/connexion/" not in url)  # (logged in, then on)
             page.goto(f"{base}/mj/invitations/invitations/")
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             shot(page, f"console_invitations_{width}")
