@@ -464,6 +464,13 @@ def test_a_provider_that_errs_or_answers_nothing(
     assert "Eternaltwin" in r.content.decode() and "Rien n" in r.content.decode()
     eternaltwin.release()
     assert rows() == before and not logged_in(client)
+    # the state was used, even though the answer was an error (5xx: Django saves no
+    # session by itself): the same callback, Eternaltwin well again, is refused
+    setattr(eternaltwin, f"{endpoint}_mode", "ok")
+    asked = len(eternaltwin.token_requests)
+    french_refusal(client.get(callback), 400, "interrompue")
+    assert len(eternaltwin.token_requests) == asked
+    assert rows() == before and not logged_in(client)
 
 
 def test_a_provider_that_is_down(

@@ -201,7 +201,8 @@ def finish(request: HttpRequest) -> tuple[dict[str, Any], Identity]:
     entry = pending.pop(state, None)
     if not isinstance(entry, dict):
         raise _interrupted()  # not started in this session, or already used
-    request.session[SESSION_KEY] = pending  # used once, whatever follows
+    request.session[SESSION_KEY] = pending  # used once, whatever follows:
+    request.session.save()  # (saved now: Django saves no session on a 5xx answer)
     client = _client(cfg)
     if request.GET.get("error") or not request.GET.get("code"):
         client.framework.clear_state_data(request.session, state)
