@@ -144,3 +144,41 @@ def test_a_template_with_a_syntax_error_falls_back_to_the_engine_text(tmp_path) 
     message = {"kind": "trial_opened", "text": "Procès n°1 ouvert.", "data": {}, "public": True}
     r = render(message, templates)
     assert r.text == "Procès n°1 ouvert." and "TemplateSyntaxError" in r.problem
+
+
+def test_end_of_day_summaries_follow_a_game_advanced_in_place(
+    games: list[Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web's store advances its game in place: the messages read after new events
+    (a day closed since) are those of the whole game read afresh, and a read with
+    nothing new replays no day again."""
+    from ronde.engine.events import DayClosed
+    from ronde.forum import render as render_module
+
+    full = games[0]
+    closes = [i for i, e in enumerate(full.log) if isinstance(e, DayClosed)]
+    cut = closes[len(closes) // 2] + 1
+    held = Game.replay(full.log[:cut], full.catalog, full.characters)
+    early = forum_messages(held)
+    assert early == forum_messages(Game.replay(full.log[:cut], full.catalog, full.characters))
+    held.replay_more(full.log[cut:])  # (the same object, later)
+    assert forum_messages(held) == forum_messages(
+        Game.replay(full.log, full.catalog, full.characters)
+    )
+    replays: list[int] = []
+    original = render_module.Game.replay
+
+    def counted(*args: Any, **kwargs: Any) -> Game:
+        replays.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(render_module.Game, "replay", counted)
+    again = forum_messages(held)
+    assert replays == [] and again == forum_messages(held)
+    summary = [m for m in again if m["kind"] == "day_summary"][-1]
+    summary["data"]["open_trials"].append("changé")  # (a caller's change reaches no later read)
+    assert all(
+        "changé" not in m["data"]["open_trials"]
+        for m in forum_messages(held)
+        if m["kind"] in ("day_summary", "reminder_j13")
+    )

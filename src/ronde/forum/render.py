@@ -26,10 +26,14 @@ back to the engine's French text, with :attr:`Rendered.problem` saying why.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
 import re
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import (
     Callable,
     ItemsView,
@@ -559,10 +563,23 @@ def message_key(message: Message) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:40]
 
 
-def _default_roles() -> dict[str, dict[str, str]]:
+@functools.cache
+def _shipped_roles() -> dict[str, dict[str, str]]:
     text = resources.files("ronde.forum").joinpath("data/roles.fr.yaml").read_text("utf-8")
     data = yaml.safe_load(text)
     return {str(k): {str(a): str(b or "") for a, b in v.items()} for k, v in data.items()}
+
+
+def _default_roles() -> dict[str, dict[str, str]]:
+    """The shipped roles (read once), as a copy its caller may change."""
+    return {k: dict(v) for k, v in _shipped_roles().items()}
+
+
+#: per thread, the environments of the last game templates loaded without a folder (the
+#: shipped templates, each game's overrides): their compiled templates are kept between
+#: pages, instead of compiled again for each (most of a dashboard's time)
+_ENVS = threading.local()
+ENVS_KEPT = 8
 
 
 def load_templates(
@@ -575,6 +592,25 @@ def load_templates(
         ValueError: ``folder`` is not a directory, or its ``roles.fr.yaml`` is not a
             mapping of Characters (message in French).
     """
+    if folder is None:  # (a folder's files may change: read afresh each time)
+        key = tuple(sorted((k, v) for k, v in (overrides or {}).items() if v.strip()))
+        kept: OrderedDict[tuple[tuple[str, str], ...], Templates] = (
+            getattr(_ENVS, "kept", None) or OrderedDict()
+        )
+        _ENVS.kept = kept
+        hit = kept.get(key)
+        if hit is None:
+            hit = kept[key] = _load_templates(None, overrides)
+            while len(kept) > ENVS_KEPT:
+                kept.popitem(last=False)
+        kept.move_to_end(key)
+        if isinstance(hit.env, BoundedSandbox):
+            hit.env.spent = 0  # (each load is a page of its own: MAX_WORK_TOTAL)
+        return Templates(env=hit.env, roles=_default_roles(), folder=None)
+    return _load_templates(folder, overrides)
+
+
+def _load_templates(folder: Path | None, overrides: Mapping[str, str] | None) -> Templates:
     loaders: list[jinja2.BaseLoader] = []
     roles = _default_roles()
     if overrides:
@@ -807,12 +843,33 @@ class _Replay:
         return self.running.state
 
 
+#: per engine game (the web's store holds one per thread and advances it in place), the
+#: data of the end-of-day summaries already made, by the index of their ``DayClosed``:
+#: a page after a write replays no day again (a rebuilt or reloaded game is another
+#: object, and an index holding another event object is made again)
+_DAYS: weakref.WeakKeyDictionary[Any, dict[int, tuple[Event, dict[str, Any]]]] = (
+    weakref.WeakKeyDictionary()
+)
+_DAYS_LOCK = threading.Lock()
+
+
+def _days_of(game: Any) -> dict[int, tuple[Event, dict[str, Any]]]:
+    with _DAYS_LOCK:
+        known = _DAYS.get(game)
+        if known is None:
+            known = {}
+            with contextlib.suppress(TypeError):  # (no weak reference: nothing kept)
+                _DAYS[game] = known
+        return known
+
+
 def forum_messages(game: Any) -> list[dict[str, Any]]:
     """Every message of ``game`` in time order: the engine's, a public summary at the
     end of each day, and the J13 13:13 reminder at the start of J13."""
     out: list[dict[str, Any]] = []
     g = game.state
     log: Sequence[Event] = game.log
+    known = _days_of(game)
     # what a verdict's consequences sent waits for its announcement (A77), then follows it
     waiting: dict[int, list[dict[str, Any]]] = {}
     released: list[dict[str, Any]] = []  # after the announcement's own messages
@@ -833,9 +890,22 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                 {**m, "at": e.at.isoformat(), "sent_at": m["at"]} for m in waiting.pop(e.trial, [])
             ]
         elif isinstance(e, DayClosed):
-            # (copied: the replay goes on, and the view's lists must not follow it)
-            v = copy.deepcopy(public_view(replay.until(i)))
             day = e.day
+            hit = known.get(i)
+            if hit is None or hit[0] is not e:
+                # (copied: the replay goes on, and the view's lists must not follow it)
+                v = copy.deepcopy(public_view(replay.until(i)))
+                summary = {
+                    "day": day,
+                    "announcements": [
+                        a
+                        for a in v["announcements"]
+                        if a["time"].startswith(f"J{day} ") and a["kind"] != "day_summary"
+                    ],
+                    "open_trials": [t for t in v["trials"] if t["status"] == "open"],
+                    "unmasked": v["known"],
+                }
+                hit = known[i] = (e, summary)
             out.append(
                 {
                     "kind": "day_summary",
@@ -843,16 +913,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                     "to": [],
                     "public": True,
                     "text": f"Résumé du J{day}.",
-                    "data": {
-                        "day": day,
-                        "announcements": [
-                            a
-                            for a in v["announcements"]
-                            if a["time"].startswith(f"J{day} ") and a["kind"] != "day_summary"
-                        ],
-                        "open_trials": [t for t in v["trials"] if t["status"] == "open"],
-                        "unmasked": v["known"],
-                    },
+                    "data": copy.deepcopy(hit[1]),  # (the kept one never reaches a caller)
                 }
             )
             if day == LAST_DAY - 1:
@@ -866,7 +927,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                         "data": {
                             "day": LAST_DAY,
                             "cutoff": format_time(g.start, cutoff_1313(g.start)),
-                            "open_trials": [t for t in v["trials"] if t["status"] == "open"],
+                            "open_trials": copy.deepcopy(hit[1]["open_trials"]),
                         },
                     }
                 )
