@@ -714,3 +714,12 @@ def test_a_mermaids_order_due_while_a_verdict_naming_her_waits() -> None:
     for story in ("due-while-waiting", "ruled-late"):
         names = (f"a77-mermaid-order-{story}-just.yaml", f"a77-mermaid-order-{story}-unjust.yaml")
         assert _twins_compared(names, {"Eve", "Dan"}) > 5, story
+
+
+def test_a_monsters_day_while_a_verdict_naming_the_hero_waits() -> None:
+    """The twins a77-monster-duty-hero-named-{just,unjust}.yaml: under A62 ``all_lapse``,
+    Bob's missed monstrous trial, whose day ends while "Tom is the Tragic Hero" waits,
+    tells nothing before the announcement (A77 clarification 2); Tom and Dan (the Hero
+    in one twin each) are skipped."""
+    names = ("a77-monster-duty-hero-named-just.yaml", "a77-monster-duty-hero-named-unjust.yaml")
+    assert _twins_compared(names, {"Tom", "Dan"}) > 5

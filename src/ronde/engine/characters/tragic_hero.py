@@ -71,7 +71,7 @@ from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
 from ..trials import frozen_by, player_seat, running
-from ..unmasking import truly, verdicts_naming
+from ..unmasking import hidden_now, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -357,12 +357,13 @@ class TragicHero(Character):
         """A monstrous Character that opened no trial on ``day`` is unmasked (R7.17.3)."""
 
         g = ctx.g
+        lapse = g.opt("A62") == "all_lapse"
         for hero, hunt in self._hunts(g):
-            seat = hunt["monster"]
+            seat = hunt["monster"] if hunt["monster"] is not None else _released_unknown(g, hero)
             if seat is None or day < hunt["since"]:
                 continue
-            if not hero.masked and g.opt("A62") == "all_lapse":
-                continue
+            if not hero.masked and lapse:
+                continue  # (as players know him: a verdict's fall once announced)
             m = g.players[seat]
             if not m.masked or m.unofficial is not None:
                 continue
@@ -374,14 +375,53 @@ class TragicHero(Character):
                 continue
             if any(kind == "open" for kind, _n, _a in m.actions.get(day, [])):
                 continue
-            unmask(
-                ctx,
-                seat,
-                "duty",
-                "R7.17.3",
-                detail=f"pas de Procès monstrueux le J{day}",
-                cause_day=day,
-            )
+            waiting = verdicts_naming(g, {self.id}) if lapse else []
+            if waiting:
+                # A62 ``all_lapse``: the Hero's fall before the end of the day would end
+                # the duty, and a verdict naming the Tragic Hero waits: judged at its
+                # announcement on the real outcome (A77 clarification 2)
+                trials = [t.number for t in waiting]
+                self._fact(
+                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
+                )
+                continue
+            self._monster_unmasked(ctx, seat, day)
+
+    def _monster_unmasked(self, ctx: Context, seat: str, day: int) -> None:
+        unmask(
+            ctx,
+            seat,
+            "duty",
+            "R7.17.3",
+            detail=f"pas de Procès monstrueux le J{day}",
+            cause_day=day,
+        )
+
+    def _settle_monster_duties(self, ctx: Context, hero: Player, trial: Trial) -> None:
+        """A monstrous Character's day that waited for verdicts naming the Tragic Hero
+        (A62 ``all_lapse``, A77 clarification 2): once all are announced, missed unless
+        the Hero had really fallen by the end of that day (a verdict's fall dates from its
+        conclusion); the monster's fall dates from now."""
+        g = ctx.g
+        for wait in list(hero.data.get("monster_waits", [])):
+            numbers = [int(n) for n in wait["trials"]]
+            if trial.number not in numbers or not all(g.trials[n - 1].announced for n in numbers):
+                continue
+            seat, day = str(wait["monster"]), int(wait["day"])
+            self._fact(ctx, hero.seat, "monster_duty_settled", monster=seat, day=day)
+            end = cutoff_1313(g.start) if day >= LAST_DAY else g.day_start(day + 1)
+            fell = hero.unmasked_at is not None and not hero.masked and hero.unmasked_at < end
+            m = g.players[seat]
+            if fell or not m.masked or m.unofficial is not None:
+                continue
+            waiting = verdicts_naming(g, {self.id})
+            if waiting:  # (another one came meanwhile: it waits for it too)
+                trials = [t.number for t in waiting]
+                self._fact(
+                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
+                )
+                continue
+            self._monster_unmasked(ctx, seat, day)
 
     def _hero_duties(self, ctx: Context, p: Player, day: int) -> None:
         """Declaration, hunt deadline and new choice due at the end of ``day``."""
@@ -448,6 +488,9 @@ class TragicHero(Character):
         (A77): once all are announced, met if the monster had really fallen by then (a
         verdict's unmasking dates from its conclusion), else missed, now."""
         g = ctx.g
+        for p in list(g.players.values()):
+            if p.data.get("monster_waits"):
+                self._settle_monster_duties(ctx, p, trial)
         for seat, p in g.players.items():
             for wait in list(p.data.get("deadline_waits", [])):
                 numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
@@ -507,6 +550,14 @@ class TragicHero(Character):
         elif fact.kind == "deadline_settled":
             waits = p.data.get("deadline_waits", [])
             p.data["deadline_waits"] = [w for w in waits if w["day"] != d["day"]]
+        elif fact.kind == "monster_duty_waits":
+            p.data.setdefault("monster_waits", []).append(d)
+        elif fact.kind == "monster_duty_settled":
+            p.data["monster_waits"] = [
+                w
+                for w in p.data.get("monster_waits", [])
+                if (w["monster"], w["day"]) != (d["monster"], d["day"])
+            ]
         elif fact.kind == "accused":
             p.data.setdefault("accusations", []).append(d)
 
@@ -615,3 +666,13 @@ class TragicHero(Character):
         if hunted:
             out.append(f"Personnages déjà chassés : {names(hunted)}.")
         return out
+
+
+def _released_unknown(g: GameState, hero: Player) -> str | None:
+    """The monster the Hero's fall released (A62 ``all_lapse``) while that fall is not
+    yet told (a verdict waiting for its announcement, A77): as players know it, still
+    monstrous."""
+    history = hero.data["hunt"]["history"]
+    if not history or history[-1].get("end") != "hero_unmasked" or hero.seat not in hidden_now(g):
+        return None
+    return str(history[-1]["monster"])
