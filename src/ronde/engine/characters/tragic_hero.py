@@ -310,7 +310,10 @@ class TragicHero(Character):
     # -- the monstrous Joker (R7.17.3, A24) ---------------------------------------------
     def special_joker(self, ctx: Context, cmd: Command, actor: str, items: list[str]) -> bool:
         g = ctx.g
-        owner = next((hunt for _h, hunt in self._hunts(g) if hunt["monster"] == actor), None)
+        # (as players know it: a monster the Hero's untold fall released is still one, A77)
+        owner = next(
+            (hunt for h, hunt in self._hunts(g) if _monster_known(g, h, hunt) == actor), None
+        )
         claimed = cmd.get("kind") == "monstrous"
         if owner is None:
             if claimed:
@@ -359,7 +362,7 @@ class TragicHero(Character):
         g = ctx.g
         lapse = g.opt("A62") == "all_lapse"
         for hero, hunt in self._hunts(g):
-            seat = hunt["monster"] if hunt["monster"] is not None else _released_unknown(g, hero)
+            seat = _monster_known(g, hero, hunt)
             if seat is None or day < hunt["since"]:
                 continue
             if not hero.masked and lapse:
@@ -668,11 +671,13 @@ class TragicHero(Character):
         return out
 
 
-def _released_unknown(g: GameState, hero: Player) -> str | None:
-    """The monster the Hero's fall released (A62 ``all_lapse``) while that fall is not
-    yet told (a verdict waiting for its announcement, A77): as players know it, still
-    monstrous."""
-    history = hero.data["hunt"]["history"]
+def _monster_known(g: GameState, hero: Player, hunt: dict[str, Any]) -> str | None:
+    """The Hero's monster as players know it: his current one, or the one his fall
+    released (A62 ``all_lapse``) while that fall is not yet told (a verdict waiting for
+    its announcement, A77)."""
+    if hunt["monster"] is not None:
+        return str(hunt["monster"])
+    history = hunt["history"]
     if not history or history[-1].get("end") != "hero_unmasked" or hero.seat not in hidden_now(g):
         return None
     return str(history[-1]["monster"])
