@@ -70,7 +70,7 @@ from ..events import CharacterFact
 from ..sentences import rows
 from ..state import Complaint, GameState, Player, Trial
 from ..trials import player_seat, running, trial_of
-from ..unmasking import hidden_now, verdicts_naming
+from ..unmasking import hidden_now, settles, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -321,9 +321,7 @@ class LittleMermaid(ListedJokers):
         for p in list(g.players.values()):
             for target, o in list(p.data.get("orders", {}).items()):
                 numbers = o.get("waits")
-                if not numbers or trial.number not in numbers:
-                    continue
-                if not all(g.trials[int(n) - 1].announced for n in numbers):
+                if not numbers or not settles(g, trial, numbers):
                     continue
                 self.fact(ctx, p.seat, "order_settled", {"target": target})
                 if (

@@ -71,7 +71,7 @@ from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
 from ..trials import frozen_by, player_seat, running
-from ..unmasking import hidden_now, truly, verdicts_naming
+from ..unmasking import hidden_now, settles, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -408,7 +408,7 @@ class TragicHero(Character):
         g = ctx.g
         for wait in list(hero.data.get("monster_waits", [])):
             numbers = [int(n) for n in wait["trials"]]
-            if trial.number not in numbers or not all(g.trials[n - 1].announced for n in numbers):
+            if not settles(g, trial, numbers):
                 continue
             seat, day = str(wait["monster"]), int(wait["day"])
             self._fact(ctx, hero.seat, "monster_duty_settled", monster=seat, day=day)
@@ -497,9 +497,7 @@ class TragicHero(Character):
         for seat, p in g.players.items():
             for wait in list(p.data.get("deadline_waits", [])):
                 numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
-                if trial.number not in numbers or not all(
-                    g.trials[n - 1].announced for n in numbers
-                ):
+                if not settles(g, trial, numbers):
                     continue
                 self._fact(ctx, seat, "deadline_settled", day=wait["day"])
                 fell = wait.get("fell")
