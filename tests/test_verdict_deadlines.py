@@ -664,8 +664,8 @@ def _twins_compared(names: tuple[str, str], skip: set[str]) -> int:
     """Play the twin scenario files ``names`` (in ``tests/scenarios/clarified``) side by
     side, their commands alike but for the author of those by a swapped player (``skip``,
     whose Characters differ); every view but theirs must be the same after every
-    command and at every deadline until the first announcement. Returns the number of
-    comparisons."""
+    command and at every deadline until the announcement of the verdict whose outcome
+    differs. Returns the number of comparisons."""
     from ronde.scenario import build_game
 
     folder = ROOT / "tests" / "scenarios" / "clarified"
@@ -699,7 +699,9 @@ def _twins_compared(names: tuple[str, str], skip: set[str]) -> int:
             b.advance(due)
             compare(f"at the deadline {due.isoformat()}")
         if ca.action == "announce":
-            break
+            ta, tb = a.state.trial(ca.args["trial"]), b.state.trial(ca.args["trial"])
+            if ta is None or tb is None or ta.status != tb.status:
+                break  # (the twins' verdict: told from now on)
         assert _outcome(a, ca) == _outcome(b, cb), ca
         compare(f"after {ca.action} by {ca.by} at {ca.at.isoformat()}")
     return checked
@@ -723,3 +725,12 @@ def test_a_monsters_day_while_a_verdict_naming_the_hero_waits() -> None:
     in one twin each) are skipped."""
     names = ("a77-monster-duty-hero-named-just.yaml", "a77-monster-duty-hero-named-unjust.yaml")
     assert _twins_compared(names, {"Tom", "Dan"}) > 5
+
+
+def test_the_choruss_sleep_paid_while_a_verdict_against_the_sleeper_waits() -> None:
+    """The twins a77-chorus-sleep-paid-{just,unjust}.yaml: the chorus's +40 for a sleeper
+    who stayed masked all day (R9.9), seen by Cid under A70 ``own_score``, tells nothing
+    before the announcement of "Bob is Woody" concluded that day (A77 clarification 2);
+    Bob and Dan (Woody in one twin each) are skipped."""
+    names = ("a77-chorus-sleep-paid-just.yaml", "a77-chorus-sleep-paid-unjust.yaml")
+    assert _twins_compared(names, {"Bob", "Dan"}) > 5
