@@ -215,9 +215,9 @@ class Pierrot(ListedJokers):
             self.fact(ctx, target, "chorus_sleep_waits", data)
             return
         p = g.players[target]
-        fell = p.unmasked_at is not None and p.unmasked_at < end
+        fell = p.unmasked_at is not None and p.unmasked_at <= end
         if fell and (not p.masked or p.unmasked_at >= start):  # type: ignore[operator]
-            return  # (unmasked by the end of that day, masked again or not)
+            return  # (unmasked by the end of that day, its last instant included)
         for seat in members:
             ctx.award(seat, 40, f"Chœur : {p.pseudo} endormi et resté masqué le J{day}", "R9.9")
 
