@@ -262,15 +262,18 @@ class TragicHero(Character):
             )
 
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
-        """His target unmasked by anything else: a new choice is due (R7.17.7, A56)."""
-        for hero, hunt in self._hunts(ctx.g):
+        """His target unmasked by anything else: a new choice is due (R7.17.7, A56). The
+        Hero himself unmasked: under A62 ``all_lapse`` his monster is released, when his
+        fall is told (a verdict's at its announcement, A77: his own view, his monster's
+        duty and Joker read the hunt as players know it until then)."""
+        g = ctx.g
+        hunt = g.players[seat].data.get("hunt")
+        lapse = g.opt("A62") == "all_lapse"
+        if character == self.id and hunt and hunt["monster"] is not None and lapse:
+            self._release(ctx, g.players[seat], "hero_unmasked", needed=False)
+        for hero, hunt in self._hunts(g):
             if hunt["monster"] == seat:
-                self._release(ctx, hero, "unmasked_otherwise", needed=self.holds(ctx.g, hero))
-
-    def on_unmasked(self, ctx: Context, p: Player) -> None:
-        hunt = p.data.get("hunt")
-        if hunt and hunt["monster"] is not None and ctx.g.opt("A62") == "all_lapse":
-            self._release(ctx, p, "hero_unmasked", needed=False)
+                self._release(ctx, hero, "unmasked_otherwise", needed=self.holds(g, hero))
 
     # -- the daily declaration (R7.17.8, A57) -------------------------------------------
     def declare_not(self, ctx: Context, cmd: Command, actor: str) -> None:
@@ -672,7 +675,8 @@ class TragicHero(Character):
 def _monster_known(g: GameState, hero: Player, hunt: dict[str, Any]) -> str | None:
     """The Hero's monster as players know it: his current one, or the one his fall
     released (A62 ``all_lapse``) while that fall is not yet told (a verdict waiting for
-    its announcement, A77)."""
+    its announcement, A77). (Since the release waits for the announcement, the second
+    case is only that of a game recorded before, its release at the conclusion.)"""
     if hunt["monster"] is not None:
         return str(hunt["monster"])
     history = hunt["history"]
