@@ -296,8 +296,10 @@ def _public_view(g: GameState) -> View:
 def shown_lines(g: GameState, p: Player, pending: Collection[int]) -> list[ScoreLine]:
     """``p``'s score lines as players know them (A77): without those of the verdicts not
     yet announced (``pending``) nor, while such a verdict's unmasking of him is not
-    announced, what he earned since without a trial (as a member of the chorus: he is one
-    from his fall, R4.10, but it is told with the verdict)."""
+    announced, what he earned after it without a trial (as a member of the chorus: he is
+    one from his fall, R4.10, but it is told with the verdict; the chorus is paid by
+    timers, which run before any command of the same instant: a line of the verdict's
+    instant was earned before it)."""
     since = next(
         (
             g.trials[n - 1].ended_at
@@ -310,7 +312,7 @@ def shown_lines(g: GameState, p: Player, pending: Collection[int]) -> list[Score
         line
         for line in p.lines
         if line.trial not in pending
-        and (since is None or line.trial is not None or line.at < since)
+        and (since is None or line.trial is not None or line.at <= since)
     ]
 
 
