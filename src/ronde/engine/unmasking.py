@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -73,6 +73,19 @@ def verdicts_awaited(g: GameState, seat: str) -> Iterator[Trial]:
             if remasked and p.unmasked_at >= t.ended_at and seat not in hidden_now(g):  # type: ignore[operator]
                 continue
             yield t
+
+
+def all_announced(g: GameState, numbers: Iterable[int | str]) -> bool:
+    """Whether every verdict of ``numbers`` (trial numbers, as a wait recorded them) is
+    announced (A77)."""
+    trials = g.trials
+    return all(trials[int(n) - 1].announced for n in numbers)
+
+
+def settles(g: GameState, t: Trial, numbers: Collection[int | str]) -> bool:
+    """Whether ``t``'s announcement ends a wait for the verdicts ``numbers`` (A77
+    clarification 2): ``t`` is one of them and all are announced now."""
+    return any(int(n) == t.number for n in numbers) and all_announced(g, numbers)
 
 
 def verdicts_naming(g: GameState, characters: Collection[str]) -> list[Trial]:

@@ -32,6 +32,7 @@ from .unmasking import (
     awaiting_verdict,
     held_by,
     hidden_now,
+    settles,
     truly,
     verdicts_naming,
 )
@@ -200,9 +201,7 @@ def settle_waits(ctx: Context, t: Trial) -> None:
     g = ctx.g
     for seat, p in g.players.items():
         waits = p.waits
-        if waits is None or t.number not in waits[4]:
-            continue
-        if not all(g.trials[n - 1].announced for n in waits[4]):
+        if waits is None or not settles(g, t, waits[4]):
             continue
         cause, rule, detail, day, trials = waits
         ctx.emit(

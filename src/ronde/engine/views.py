@@ -9,7 +9,7 @@ what the rules told him, and the public board; the public sees the board.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,7 @@ from .clock import format_time
 from .constraints import constraint_range, covered
 from .names import fold_name, french_name
 from .ronde import boost_on, window
-from .state import CHORUS, GameState, Player, Trial
+from .state import CHORUS, GameState, Player, ScoreLine, Trial
 from .trials import anonymous_right, frozen_by, legal_targets, quorum_count, quota_refusal
 from .unmasking import (
     awaiting_verdict,
@@ -212,7 +212,7 @@ def _player_view(g: GameState, seat: str, *, awaiting: bool, chorus_since: datet
     }
     if g.opt("A70") in ("own_score", "public") or g.game_ended:
         pending = {t.number for t in g.trials if t.concluded and not t.announced}
-        shown = [line for line in p.lines if line.trial not in pending]
+        shown = shown_lines(g, p, pending)
         out["points"] = sum(line.points for line in shown)
         out["lines"] = [
             {"points": line.points, "reason": line.reason, "rule": line.rule} for line in shown
@@ -293,6 +293,29 @@ def _public_view(g: GameState) -> View:
     }
 
 
+def shown_lines(g: GameState, p: Player, pending: Collection[int]) -> list[ScoreLine]:
+    """``p``'s score lines as players know them (A77): without those of the verdicts not
+    yet announced (``pending``) nor, while such a verdict's unmasking of him is not
+    announced, what he earned after it without a trial (as a member of the chorus: he is
+    one from his fall, R4.10, but it is told with the verdict; the chorus is paid by
+    timers, which run before any command of the same instant: a line of the verdict's
+    instant was earned before it)."""
+    since = next(
+        (
+            g.trials[n - 1].ended_at
+            for n in sorted(pending)
+            if p.seat in g.trials[n - 1].flags.get("unmasked", ())
+        ),
+        None,
+    )
+    return [
+        line
+        for line in p.lines
+        if line.trial not in pending
+        and (since is None or line.trial is not None or line.at <= since)
+    ]
+
+
 def scoreboard(g: GameState, *, public: bool = False) -> list[View]:
     """Players ranked by score, ties sharing a rank (A72); ``public``: without the points
     of verdicts not yet announced (A77)."""
@@ -301,7 +324,7 @@ def scoreboard(g: GameState, *, public: bool = False) -> list[View]:
     def points(p: Player) -> int:
         if not pending:
             return p.points
-        return sum(line.points for line in p.lines if line.trial not in pending)
+        return sum(line.points for line in shown_lines(g, p, pending))
 
     rows = sorted(
         ((points(p), p) for p in g.players.values()), key=lambda r: (-r[0], r[1].pseudo.casefold())

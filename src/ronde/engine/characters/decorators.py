@@ -56,7 +56,7 @@ from ..context import Context
 from ..events import CharacterFact, IdentityLearned
 from ..sentences import number, people, plural, table, values
 from ..state import GameState, Player, Trial
-from ..unmasking import verdicts_naming
+from ..unmasking import all_announced, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -208,7 +208,7 @@ class Decorators(Character):
             if not waits:
                 return
             first = waits[0]
-            if not all(g.trials[int(n) - 1].announced for n in first["trials"]):
+            if not all_announced(g, first["trials"]):
                 return
             holders = sorted(g.holders.get(self.id, []))
             self.fact(ctx, holders[0], "settle_done", {"day": first["day"]})

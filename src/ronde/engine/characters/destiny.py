@@ -70,7 +70,13 @@ from ..ronde import forward, slot_live, window
 from ..sentences import name, rows
 from ..state import GameState, Player, Trial
 from ..trials import frozen_by, player_seat, running
-from ..unmasking import awaiting_verdict, hidden_unmaskings, truly, verdicts_naming
+from ..unmasking import (
+    awaiting_verdict,
+    hidden_unmaskings,
+    settles,
+    truly,
+    verdicts_naming,
+)
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -302,9 +308,7 @@ class Destiny(Character):
         for seat, p in g.players.items():
             for wait in list(p.data.get("duty_waits", [])):
                 numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
-                if trial.number not in numbers or not all(
-                    g.trials[n - 1].announced for n in numbers
-                ):
+                if not settles(g, trial, numbers):
                     continue
                 self.fact(ctx, seat, "duty_settled", {"day": wait["day"]})
                 fell = wait.get("fell")

@@ -36,7 +36,11 @@ the order (A45 (2), (3)). ``no_sanction``: rulings have no effect.
 A compelled complaint filed marks the order obeyed by itself. Orders already relayed
 stand when she is unmasked (A62 ``notified_stand``); under ``all_lapse`` an order not
 yet due ends with her mask: it compels nothing more and a disobedience ruled for it
-has no effect. A Joker never waives an order (R6.13).
+has no effect. Whether she fell before the due is read as players know it while a
+verdict waits for its announcement (A77): a due (or a later ruling) that falls while a
+verdict naming the Little Mermaid waits is judged at its announcement on the real
+outcome (A77 clarification 2: a verdict's fall dates from its conclusion), the sanction
+dating from then. A Joker never waives an order (R6.13).
 
 Constraint: every day two posts at least 6 hours apart from a zone with y < 0
 (R7.10.2); judged by an MJ, presumed met (A1).
@@ -66,6 +70,7 @@ from ..events import CharacterFact
 from ..sentences import rows
 from ..state import Complaint, GameState, Player, Trial
 from ..trials import player_seat, running, trial_of
+from ..unmasking import hidden_now, settles, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -259,6 +264,7 @@ class LittleMermaid(ListedJokers):
         due = deadline(g, int(o["day"]))
         lapsed = _lapsed(g, holder, o) or _impossible(g, target, o)
         if g.opt("A45") == "no_sanction" or due is None or lapsed or not g.players[target].masked:
+            # (the game masters' eyes only: the real outcome, whatever waits)
             ctx.tell(
                 [],
                 "verdict_ignored",
@@ -267,7 +273,18 @@ class LittleMermaid(ListedJokers):
             )
             return
         if ctx.now >= due:
-            self._sanction(ctx, target, int(o["day"]))
+            self._sanction_or_wait(ctx, holder, target, o)
+
+    def _sanction_or_wait(self, ctx: Context, holder: str, target: str, o: dict[str, Any]) -> None:
+        """A disobedience due now: sanctioned, or (A62 ``all_lapse``) judged at the
+        announcement of the verdicts naming the Little Mermaid that wait (A77
+        clarification 2): her fall before the due would void the order, and a fall or
+        not now would tell their outcome. The result is found then, on the real outcome."""
+        waiting = _waiting(ctx.g, holder)
+        if waiting:
+            self.fact(ctx, holder, "order_waits", {"target": target, "trials": waiting})
+            return
+        self._sanction(ctx, target, int(o["day"]))
 
     def _sanction(self, ctx: Context, target: str, order_day: int) -> None:
         unmask(
@@ -293,7 +310,28 @@ class LittleMermaid(ListedJokers):
                     and not _lapsed(g, p.seat, o)
                     and not _impossible(g, target, o)
                 ):
-                    self._sanction(ctx, target, int(o["day"]))
+                    self._sanction_or_wait(ctx, p.seat, target, o)
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A disobedience that waited for the verdicts naming the Little Mermaid (A77
+        clarification 2): once all are announced, judged on the real outcome (the order
+        lapsed if she had fallen before its due, A62 ``all_lapse``; a verdict's fall dates
+        from its conclusion), its sanction dating from now."""
+        g = ctx.g
+        for p in list(g.players.values()):
+            for target, o in list(p.data.get("orders", {}).items()):
+                numbers = o.get("waits")
+                if not numbers or not settles(g, trial, numbers):
+                    continue
+                self.fact(ctx, p.seat, "order_settled", {"target": target})
+                if (
+                    o["status"] == "disobeyed"
+                    and g.opt("A45") != "no_sanction"
+                    and g.players[target].masked
+                    and not _lapsed(g, p.seat, o)
+                    and not _impossible(g, target, o)
+                ):
+                    self._sanction_or_wait(ctx, p.seat, target, o)
 
     def after_day_closed(self, ctx: Context, day: int) -> None:
         self._due_now(ctx)
@@ -309,6 +347,10 @@ class LittleMermaid(ListedJokers):
             p.data.setdefault("orders", {})[str(data["target"])] = data
         elif fact.kind == "order_status":
             p.data["orders"][str(data["target"])]["status"] = data["status"]
+        elif fact.kind == "order_waits":
+            p.data["orders"][str(data["target"])]["waits"] = [int(n) for n in data["trials"]]
+        elif fact.kind == "order_settled":
+            p.data["orders"][str(data["target"])].pop("waits", None)
 
     # -- views --------------------------------------------------------------------------
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:
@@ -382,7 +424,10 @@ class LittleMermaid(ListedJokers):
 
 def _lapsed(g: GameState, holder: str, o: dict[str, Any]) -> bool:
     """A62 ``all_lapse``: an order relayed ends with its giver's mask, if she falls
-    before it is due (as players know her: a verdict's fall, at its announcement, A77)."""
+    before it is due. Read on the game as the caller reads it: as players know her in a
+    player's command or a timer (a verdict's fall not yet announced does not count; a
+    due reached meanwhile waits for it, :func:`_waiting`), as it is for the game masters
+    and at an announcement (a verdict's fall dates from its conclusion)."""
     if g.opt("A62") != "all_lapse":
         return False
     p = g.players[holder]
@@ -390,6 +435,19 @@ def _lapsed(g: GameState, holder: str, o: dict[str, Any]) -> bool:
         return False
     due = deadline(g, int(o["day"]))
     return due is None or p.unmasked_at < due
+
+
+def _waiting(g: GameState, holder: str) -> list[int]:
+    """Under A62 ``all_lapse``, the verdicts not yet announced that name the Little
+    Mermaid while ``holder`` is masked as players know her (A77 clarification 2): an
+    order's due that falls meanwhile is judged at their announcement. Their public
+    content decides, never who holds the Character (waiting only when she is the accused
+    would itself tell the outcome)."""
+    if g.opt("A62") != "all_lapse":
+        return []
+    if not g.players[holder].masked and holder not in hidden_now(g):
+        return []  # (her fall is known: the orders lapsed or not, whatever waits)
+    return [t.number for t in verdicts_naming(g, {LittleMermaid.id})]
 
 
 def _impossible(g: GameState, target: str, o: dict[str, Any]) -> bool:

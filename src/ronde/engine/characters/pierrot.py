@@ -25,7 +25,9 @@ the chorus may vote ``put_to_sleep`` with ``player`` (R7.13.6, R8.8): decided on
 the sleep covers J*n+1* (R8.17); a masked player, never one the chorus already put
 to sleep (A65 ``distinct``, its own history apart from Pierrot's; ``repeats``
 allows it). Every member at the decision (A64) gains 40 points at the end of the
-sleeping day if the sleeper stayed masked all that day (R9.9).
+sleeping day if the sleeper stayed masked all that day (R9.9); while a verdict against
+the sleeper concluded by then waits for its announcement, that is judged at the
+announcement on the real outcome and paid then (A77 clarification 2).
 
 Rule ids: R7.13.1, R7.13.2, R7.13.3, R7.13.4, R7.13.5, R7.13.6, R8.8, R9.9, A35, A47,
 A62, A65.
@@ -43,8 +45,9 @@ from ..context import Context
 from ..errors import RuleViolation
 from ..events import CharacterFact
 from ..sentences import rows
-from ..state import GameState, Player
+from ..state import GameState, Player, Trial
 from ..trials import player_seat, running
+from ..unmasking import settles, verdicts_awaited
 from ..work import Todo
 
 
@@ -131,6 +134,14 @@ class Pierrot(ListedJokers):
         if fact.kind == "chorus_unlocked":
             g.flags.setdefault("chorus_actions", set()).add("put_to_sleep")
             return
+        if fact.kind == "chorus_sleep_waits":
+            g.flags.setdefault("chorus_sleep_waits", []).append(dict(fact.data))
+            return
+        if fact.kind == "chorus_sleep_settled":
+            key = (fact.data["target"], fact.data["day"])
+            waits = g.flags.get("chorus_sleep_waits", [])
+            g.flags["chorus_sleep_waits"] = [w for w in waits if (w["target"], w["day"]) != key]
+            return
         target = str(fact.data["target"])
         day = int(fact.data["day"])
         if fact.kind == "sleep_chosen":
@@ -185,17 +196,42 @@ class Pierrot(ListedJokers):
         ctx.tell([target], "asleep", f"Vous êtes endormi pour tout le J{day}.", day=day)
 
     def after_day_closed(self, ctx: Context, day: int) -> None:
-        """+40 to each member if the chorus's sleeper stayed masked all that day (R9.9)."""
+        """+40 to each member if the chorus's sleeper stayed masked all that day (R9.9);
+        while a verdict against him concluded by then waits for its announcement, judged
+        at the announcement on the real outcome (A77 clarification 2)."""
         g = ctx.g
-        start = g.day_start(day)
         for d, target, members in g.flags.get("chorus_sleeps", []):
-            if d != day:
+            if d == day:
+                self._sleep_paid(ctx, day, target, members)
+
+    def _sleep_paid(self, ctx: Context, day: int, target: str, members: tuple[str, ...]) -> None:
+        g = ctx.g
+        start, end = g.day_start(day), g.day_start(day + 1)
+        waiting = [t.number for t in verdicts_awaited(g, target) if t.ended_at < end]  # type: ignore[operator]
+        if waiting:
+            # his fall that day, or not, is the verdict's outcome: the +40 would tell it
+            # (A70 ``own_score``, ``public``)
+            data = {"target": target, "day": day, "members": list(members), "trials": waiting}
+            self.fact(ctx, target, "chorus_sleep_waits", data)
+            return
+        p = g.players[target]
+        fell = p.unmasked_at is not None and p.unmasked_at <= end
+        if fell and (not p.masked or p.unmasked_at >= start):  # type: ignore[operator]
+            return  # (unmasked by the end of that day, its last instant included)
+        for seat in members:
+            ctx.award(seat, 40, f"Chœur : {p.pseudo} endormi et resté masqué le J{day}", "R9.9")
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A chorus's sleep whose day ended while a verdict against the sleeper waited
+        (A77): once those are announced, +40 if he had really stayed masked all that day
+        (a verdict's fall dates from its conclusion), paid now."""
+        g = ctx.g
+        for w in list(g.flags.get("chorus_sleep_waits", [])):
+            if not settles(g, trial, w["trials"]):
                 continue
-            p = g.players[target]
-            if not p.masked or (p.unmasked_at is not None and p.unmasked_at >= start):
-                continue
-            for seat in members:
-                ctx.award(seat, 40, f"Chœur : {p.pseudo} endormi et resté masqué le J{day}", "R9.9")
+            target, day = str(w["target"]), int(w["day"])
+            self.fact(ctx, target, "chorus_sleep_settled", {"target": target, "day": day})
+            self._sleep_paid(ctx, day, target, tuple(str(m) for m in w["members"]))
 
     # -- views --------------------------------------------------------------------------
     def private_view(self, g: GameState, p: Player) -> dict[str, object]:

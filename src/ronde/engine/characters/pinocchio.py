@@ -49,6 +49,7 @@ from ..ronde import unrestricted_targets
 from ..sentences import number, period, table
 from ..state import Complaint, GameState, Player, Trial
 from ..trials import accusation_truth
+from ..unmasking import settles
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -146,7 +147,7 @@ class Pinocchio(Character):
                         self._count(ctx, p, trial.number, day, lie=not trial.truth)
             for wait in list(p.data.get(self.id, {}).get("period_waits", [])):
                 numbers = [int(n) for n in wait["trials"]]
-                if trial.number in numbers and all(g.trials[n - 1].announced for n in numbers):
+                if settles(g, trial, numbers):
                     self.fact(ctx, p.seat, "period_settled", {"last": wait["last"]})
                     if p.masked and p.unofficial is None:
                         self._judge_period(ctx, p, int(wait["last"]))

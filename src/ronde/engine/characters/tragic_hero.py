@@ -71,7 +71,7 @@ from ..ronde import slot_live
 from ..sentences import name, names, people, values
 from ..state import GameState, Player, Trial
 from ..trials import frozen_by, player_seat, running
-from ..unmasking import truly, verdicts_naming
+from ..unmasking import hidden_now, settles, truly, verdicts_naming
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -262,15 +262,18 @@ class TragicHero(Character):
             )
 
     def after_unmasking(self, ctx: Context, seat: str, character: str, cause: str) -> None:
-        """His target unmasked by anything else: a new choice is due (R7.17.7, A56)."""
-        for hero, hunt in self._hunts(ctx.g):
+        """His target unmasked by anything else: a new choice is due (R7.17.7, A56). The
+        Hero himself unmasked: under A62 ``all_lapse`` his monster is released, when his
+        fall is told (a verdict's at its announcement, A77: his own view, his monster's
+        duty and Joker read the hunt as players know it until then)."""
+        g = ctx.g
+        hunt = g.players[seat].data.get("hunt")
+        lapse = g.opt("A62") == "all_lapse"
+        if character == self.id and hunt and hunt["monster"] is not None and lapse:
+            self._release(ctx, g.players[seat], "hero_unmasked", needed=False)
+        for hero, hunt in self._hunts(g):
             if hunt["monster"] == seat:
-                self._release(ctx, hero, "unmasked_otherwise", needed=self.holds(ctx.g, hero))
-
-    def on_unmasked(self, ctx: Context, p: Player) -> None:
-        hunt = p.data.get("hunt")
-        if hunt and hunt["monster"] is not None and ctx.g.opt("A62") == "all_lapse":
-            self._release(ctx, p, "hero_unmasked", needed=False)
+                self._release(ctx, hero, "unmasked_otherwise", needed=self.holds(g, hero))
 
     # -- the daily declaration (R7.17.8, A57) -------------------------------------------
     def declare_not(self, ctx: Context, cmd: Command, actor: str) -> None:
@@ -310,7 +313,10 @@ class TragicHero(Character):
     # -- the monstrous Joker (R7.17.3, A24) ---------------------------------------------
     def special_joker(self, ctx: Context, cmd: Command, actor: str, items: list[str]) -> bool:
         g = ctx.g
-        owner = next((hunt for _h, hunt in self._hunts(g) if hunt["monster"] == actor), None)
+        # (as players know it: a monster the Hero's untold fall released is still one, A77)
+        owner = next(
+            (hunt for h, hunt in self._hunts(g) if _monster_known(g, h, hunt) == actor), None
+        )
         claimed = cmd.get("kind") == "monstrous"
         if owner is None:
             if claimed:
@@ -357,12 +363,13 @@ class TragicHero(Character):
         """A monstrous Character that opened no trial on ``day`` is unmasked (R7.17.3)."""
 
         g = ctx.g
+        lapse = g.opt("A62") == "all_lapse"
         for hero, hunt in self._hunts(g):
-            seat = hunt["monster"]
+            seat = _monster_known(g, hero, hunt)
             if seat is None or day < hunt["since"]:
                 continue
-            if not hero.masked and g.opt("A62") == "all_lapse":
-                continue
+            if not hero.masked and lapse:
+                continue  # (as players know him: a verdict's fall once announced)
             m = g.players[seat]
             if not m.masked or m.unofficial is not None:
                 continue
@@ -374,14 +381,53 @@ class TragicHero(Character):
                 continue
             if any(kind == "open" for kind, _n, _a in m.actions.get(day, [])):
                 continue
-            unmask(
-                ctx,
-                seat,
-                "duty",
-                "R7.17.3",
-                detail=f"pas de Procès monstrueux le J{day}",
-                cause_day=day,
-            )
+            waiting = verdicts_naming(g, {self.id}) if lapse else []
+            if waiting:
+                # A62 ``all_lapse``: the Hero's fall before the end of the day would end
+                # the duty, and a verdict naming the Tragic Hero waits: judged at its
+                # announcement on the real outcome (A77 clarification 2)
+                trials = [t.number for t in waiting]
+                self._fact(
+                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
+                )
+                continue
+            self._monster_unmasked(ctx, seat, day)
+
+    def _monster_unmasked(self, ctx: Context, seat: str, day: int) -> None:
+        unmask(
+            ctx,
+            seat,
+            "duty",
+            "R7.17.3",
+            detail=f"pas de Procès monstrueux le J{day}",
+            cause_day=day,
+        )
+
+    def _settle_monster_duties(self, ctx: Context, hero: Player, trial: Trial) -> None:
+        """A monstrous Character's day that waited for verdicts naming the Tragic Hero
+        (A62 ``all_lapse``, A77 clarification 2): once all are announced, missed unless
+        the Hero had really fallen by the end of that day (a verdict's fall dates from its
+        conclusion); the monster's fall dates from now."""
+        g = ctx.g
+        for wait in list(hero.data.get("monster_waits", [])):
+            numbers = [int(n) for n in wait["trials"]]
+            if not settles(g, trial, numbers):
+                continue
+            seat, day = str(wait["monster"]), int(wait["day"])
+            self._fact(ctx, hero.seat, "monster_duty_settled", monster=seat, day=day)
+            end = cutoff_1313(g.start) if day >= LAST_DAY else g.day_start(day + 1)
+            fell = hero.unmasked_at is not None and not hero.masked and hero.unmasked_at < end
+            m = g.players[seat]
+            if fell or not m.masked or m.unofficial is not None:
+                continue
+            waiting = verdicts_naming(g, {self.id})
+            if waiting:  # (another one came meanwhile: it waits for it too)
+                trials = [t.number for t in waiting]
+                self._fact(
+                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
+                )
+                continue
+            self._monster_unmasked(ctx, seat, day)
 
     def _hero_duties(self, ctx: Context, p: Player, day: int) -> None:
         """Declaration, hunt deadline and new choice due at the end of ``day``."""
@@ -448,12 +494,13 @@ class TragicHero(Character):
         (A77): once all are announced, met if the monster had really fallen by then (a
         verdict's unmasking dates from its conclusion), else missed, now."""
         g = ctx.g
+        for p in list(g.players.values()):
+            if p.data.get("monster_waits"):
+                self._settle_monster_duties(ctx, p, trial)
         for seat, p in g.players.items():
             for wait in list(p.data.get("deadline_waits", [])):
                 numbers = [int(n) for n in wait.get("trials", [wait.get("trial")])]
-                if trial.number not in numbers or not all(
-                    g.trials[n - 1].announced for n in numbers
-                ):
+                if not settles(g, trial, numbers):
                     continue
                 self._fact(ctx, seat, "deadline_settled", day=wait["day"])
                 fell = wait.get("fell")
@@ -507,6 +554,14 @@ class TragicHero(Character):
         elif fact.kind == "deadline_settled":
             waits = p.data.get("deadline_waits", [])
             p.data["deadline_waits"] = [w for w in waits if w["day"] != d["day"]]
+        elif fact.kind == "monster_duty_waits":
+            p.data.setdefault("monster_waits", []).append(d)
+        elif fact.kind == "monster_duty_settled":
+            p.data["monster_waits"] = [
+                w
+                for w in p.data.get("monster_waits", [])
+                if (w["monster"], w["day"]) != (d["monster"], d["day"])
+            ]
         elif fact.kind == "accused":
             p.data.setdefault("accusations", []).append(d)
 
@@ -615,3 +670,16 @@ class TragicHero(Character):
         if hunted:
             out.append(f"Personnages déjà chassés : {names(hunted)}.")
         return out
+
+
+def _monster_known(g: GameState, hero: Player, hunt: dict[str, Any]) -> str | None:
+    """The Hero's monster as players know it: his current one, or the one his fall
+    released (A62 ``all_lapse``) while that fall is not yet told (a verdict waiting for
+    its announcement, A77). (Since the release waits for the announcement, the second
+    case is only that of a game recorded before, its release at the conclusion.)"""
+    if hunt["monster"] is not None:
+        return str(hunt["monster"])
+    history = hunt["history"]
+    if not history or history[-1].get("end") != "hero_unmasked" or hero.seat not in hidden_now(g):
+        return None
+    return str(history[-1]["monster"])
