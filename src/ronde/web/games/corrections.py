@@ -88,6 +88,8 @@ class Planned:
     recorder: int | None = None
     outcome: str = "applied"
     message: str = ""
+    #: its instant in UTC, when read so (saves a conversion per action of a busy day)
+    utc: datetime | None = None
 
     def row(self, game: Game) -> Action:
         """Its :class:`Action` (made from what was read: no query)."""
@@ -106,12 +108,13 @@ class Planned:
         )
 
     def command(self) -> Command:
-        return Command(self.action, self.by, self.at.astimezone(PARIS), dict(self.args))
+        at = self.at if self.at.tzinfo is PARIS else self.at.astimezone(PARIS)
+        return Command(self.action, self.by, at, dict(self.args))
 
     def key(self) -> tuple[datetime, int]:
         """Its place among the actions replayed: its UTC instant (never Paris wall time,
         which repeats an hour in autumn), then the order it was recorded in."""
-        return self.at.astimezone(UTC), self.order
+        return (self.utc if self.utc is not None else self.at.astimezone(UTC)), self.order
 
 
 @dataclass
@@ -171,7 +174,7 @@ def planned_actions(game: Game, *, since: datetime, without: Action | None = Non
         if without is not None and pk == without.pk:
             continue
         when = at.astimezone(PARIS)
-        out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message))
+        out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message, at))
     out.sort(key=Planned.key)
     return out
 
