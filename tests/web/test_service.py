@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -98,3 +98,25 @@ def test_the_journal_names_who_struck_an_action(world: Any, clock: Any) -> None:
     assert r.status_code == 302
     journal = _page(mj.get(reverse("gm_journal", args=[slug])))
     assert re.search(r"rayée par Mj2 \([^)]*\) : mauvais joueur", journal), journal
+
+
+@pytest.mark.django_db
+def test_an_instant_outside_the_game_is_refused_with_its_code(world: Any, clock: Any) -> None:
+    """The forum page shows a refused step's code (« refusé (code) : … »): an instant
+    before the game's creation, or after its end, is ``invalid_argument``."""
+    from ronde.web.games.models import Game
+
+    clock("J2 10:00")
+    seq = Game.objects.get(pk=world.game.pk).last_seq
+    args = {"player": "Cid", "points": 1, "reason": "bon mot"}
+    early = service.record(
+        world.game, None, "award", "Mj", args, at=parse_time("J1 09:00", START) - timedelta(30)
+    )
+    assert (early.ok, early.code) == (False, "invalid_argument")
+    assert early.message.startswith("Heure antérieure à la création de la partie")
+    late = service.record(
+        world.game, None, "award", "Mj", args, at=parse_time("J1 09:00", START) + timedelta(90)
+    )
+    assert (late.ok, late.code) == (False, "invalid_argument")
+    assert late.message.startswith("Heure trop tardive")
+    assert Game.objects.get(pk=world.game.pk).last_seq == seq
