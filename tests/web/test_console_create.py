@@ -98,3 +98,21 @@ def test_create_form_and_error_pages_in_chromium(clock: Any, live_server: Any) -
             shot(page, f"error_403_{width}")
         b.close()
     assert Game.objects.filter(clock=Game.MANUAL).count() == 2
+
+
+def test_a_started_game_keeps_the_ronde_set_up_in_its_order(organiser: Any) -> None:
+    """The Ronde typed on the setup page is the started game's, in its order: the game
+    masters' dashboard shows it."""
+    import html
+    import re
+
+    organiser.post(reverse("gm_home"), {"name": "Ronde", "start": "2026-12-01", "gm_name": "Mj"})
+    game = Game.objects.get(name="Ronde")
+    setup = reverse("gm_setup", args=[game.slug])
+    seats = {"Ana": "alice", "Bob": "woody", "Gus": "guignol", "Mo": "mime", "Ida": "extra"}
+    cast = "\n".join(f"{p}: {c}" for p, c in seats.items())
+    organiser.post(setup, {"op": "cast", "cast": cast, "ronde": "mime\nalice\nguignol\nwoody"})
+    assert organiser.post(setup, {"op": "start"}).status_code == 302
+    page = html.unescape(organiser.get(reverse("gm_dashboard", args=[game.slug])).content.decode())
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Ronde : Mime → Alice → Guignol → Woody" in shown
