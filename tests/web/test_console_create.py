@@ -116,3 +116,23 @@ def test_a_started_game_keeps_the_ronde_set_up_in_its_order(organiser: Any) -> N
     page = html.unescape(organiser.get(reverse("gm_dashboard", args=[game.slug])).content.decode())
     shown = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "Ronde : Mime → Alice → Guignol → Woody" in shown
+
+
+def test_a_game_not_started_refuses_every_write_and_says_why(organiser: Any) -> None:
+    """Before its start, a game refuses an action, recorded alone or in a day's batch,
+    with a French sentence; nothing is written."""
+    from ronde.web.games import service
+
+    organiser.post(reverse("gm_home"), {"name": "Pas encore", "start": "2026-12-01"})
+    game = Game.objects.get(name="Pas encore")
+    args = {"player": "Ana", "points": 1, "reason": "x"}
+    alone = service.record(game, None, "award", "Mj", args)
+    batch = service.record_many(game, None, [("award", "Mj", args), ("award", "Mj", args)])
+    for out in [alone, *batch]:
+        assert (out.ok, out.code, out.message) == (
+            False,
+            "game_not_running",
+            "La partie n'a pas commencé.",
+        )
+    assert len(batch) == 2
+    assert Game.objects.get(pk=game.pk).last_seq == game.last_seq
