@@ -5,6 +5,7 @@ in both forms (browser copy and saved HTML) where both can show it."""
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,10 @@ from ronde.engine.clock import PARIS
 from ronde.engine.views import view
 from ronde.forum.checks import participation
 from ronde.forum.proposals import ParseResult, parse_thread
-from ronde.forum.thread import read_thread
+from ronde.forum.thread import Block, Post, Thread, check_copies, merge_threads, read_thread
 
 from .conftest import GMS, START, TODAY, new_game, page
-from .fixtures.build_fixtures import P, ThreadSpec, page_html, page_text
+from .fixtures.build_fixtures import TRIAL, P, ThreadSpec, page_html, page_text
 
 runner = CliRunner()
 FORMULA = "pose une plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
@@ -511,3 +512,309 @@ def test_a_saved_post_in_paragraphs_headings_and_lists_reads_line_by_line() -> N
     assert written != html
     post = next(p for p in read_thread(written, today=TODAY).posts if p.author == "Tartine")
     assert post.lines() == ["Ma plainte", body, "Preuves :", "un", "deux"]
+
+
+# == rarer shapes of a copy, word for word =================================================
+# What a game master reads from a copy the fixture pages do not show: each diagnostic as
+# the forum command prints it (``str(d)``: level, place, message) and the forum page shows
+# it, and the pages, stamps, edits and ``[rp]`` labels of copies of rarer shapes
+# (Firefox's header, a cut copy, pages pasted out of order or apart, a saved page's own
+# markup).
+FOOTER = "[ Lien ] [ Copier ] [ Citer ] [ ! ]"
+INCOHERENT = (
+    "la pagination de la copie est incohérente (une page collée deux fois, ou une "
+    "pagination imitée dans le texte d'un message)"
+)
+
+
+def _text(who: str, when: str, text: str, note: str = "town") -> P:
+    return P(who, when, note, [("text", text, "")])
+
+
+REHEARSAL = ThreadSpec(
+    name="rehearsal",
+    title="Répétitions du J5",
+    posts=[
+        _text("KaktusJoe", "7 nov. 2025, 09:40", "Je répète mon rôle ce soir."),
+        _text("Tartine", "7 nov. 2025, 09:52", "Moi aussi, au puits.", "outside"),
+        _text("Zorro", "7 nov. 2025, 10:30", "Et moi demain."),
+    ],
+    other_threads=["Procès : Bidule est le Chevalier"],
+)
+
+
+def line_of(text: str, line: str, nth: int = 1) -> int:
+    """The number (from 1) of the ``nth`` line of ``text`` that is ``line``."""
+    found = [k for k, ln in enumerate(text.splitlines(), 1) if ln == line]
+    return found[nth - 1]
+
+
+def shown(thread: Thread) -> list[str]:
+    """The diagnostics as the forum command prints them."""
+    return [str(d) for d in thread.diagnostics]
+
+
+# -- diagnostics, word for word -----------------------------------------------------------
+def test_a_relative_date_without_the_copy_date_is_explained_where_it_is() -> None:
+    spec = replace(
+        REHEARSAL,
+        posts=[
+            _text("KaktusJoe", "Aujourd'hui à 09:40", "Je répète mon rôle ce soir."),
+            *REHEARSAL.posts[1:],
+        ],
+    )
+    text = page_text(spec, 1, 1)
+    thread = read_thread(text)
+    at = line_of(text, "Aujourd'hui à 09:40KaktusJoe")
+    assert shown(thread) == [
+        "warning : date de la copie inconnue (pas de « Jour N » en tête de page) : les "
+        "messages « Aujourd'hui » et « Hier » n'ont pas d'heure ; indiquez la date de la "
+        "copie (--today AAAA-MM-JJ)",
+        f"warning : [ligne {at}, message 1] message sans heure (date illisible, ou relative sans "
+        "date de la copie) : « Aujourd'hui à 09:40 » ; aucune action n'en est sûre : "
+        "indiquez la date de la copie (--today AAAA-MM-JJ)",
+    ]
+    assert thread.posts[0].time is None and thread.posts[1].time is not None
+
+
+def test_pages_pasted_out_of_order_are_read_in_page_order_and_said_so() -> None:
+    p1, p2 = page_text(TRIAL, 1, 2), page_text(TRIAL, 2, 2)
+    thread = read_thread(p2 + p1, today=TODAY)
+    assert shown(thread) == ["info : pages collées dans l'ordre 2, 1 : lues dans l'ordre des pages"]
+    in_order = read_thread(p1 + p2, today=TODAY)
+    assert [p.author for p in thread.posts] == [p.author for p in in_order.posts]
+    assert [p.author for p in thread.posts][:2] == ["KaktusJoe", "Tartine"]
+    assert [p.page for p in thread.posts] == [1] * 10 + [2] * 7
+    assert [p.index for p in thread.posts] == list(range(1, 18))
+    assert (thread.pages, thread.page_count, thread.unproven) == ([1, 2], 2, None)
+
+
+def test_a_page_pasted_twice_names_each_post_left_out_and_where() -> None:
+    p1 = page_text(REHEARSAL, 1, 1)
+    thread = read_thread(p1 + p1, today=TODAY)
+    at = [line_of(p1 + p1, f"{p.date}{p.author}", 2) for p in REHEARSAL.posts]  # the second paste
+    assert shown(thread) == [
+        f"info : [ligne {at[0]}, message 4] message de KaktusJoe en double, ignoré",
+        f"info : [ligne {at[1]}, message 5] message de Tartine en double, ignoré",
+        f"info : [ligne {at[2]}, message 6] message de Zorro en double, ignoré",
+    ]
+    assert [p.author for p in thread.posts] == ["KaktusJoe", "Tartine", "Zorro"]
+
+
+def test_a_post_cut_from_its_footer_is_named_and_proves_nothing() -> None:
+    text = page_text(REHEARSAL, 1, 1)
+    lines = text.splitlines()
+    # the first post loses its footer (a line dropped by the copy), the last post too
+    first_footer = lines.index(FOOTER)
+    del lines[first_footer]
+    last_footer = len(lines) - 1 - lines[::-1].index(FOOTER)
+    cut = "\n".join(lines[:last_footer]) + "\n"
+    thread = read_thread(cut, today=TODAY)
+    assert [p.author for p in thread.posts] == ["KaktusJoe", "Tartine", "Zorro"]
+    assert [p.own_text for p in thread.posts] == [
+        "Je répète mon rôle ce soir.",
+        "Moi aussi, au puits.",
+        "Et moi demain.",
+    ]
+    assert shown(thread) == [
+        f"warning : [ligne {line_of(cut, '7 nov. 2025, 09:40KaktusJoe')}] message de "
+        "KaktusJoe sans pied « [ Lien ] »",
+        f"warning : [ligne {line_of(cut, '7 nov. 2025, 10:30Zorro')}] message de "
+        "Zorro sans pied « [ Lien ] »",
+    ]
+    assert thread.unproven == "le dernier message n'a pas de pied « [ Lien ] » (copie coupée ?)"
+
+
+def test_a_copy_without_the_top_of_its_page_proves_nothing() -> None:
+    text = page_text(REHEARSAL, 1, 1)
+    posts_only = text[text.index("7 nov. 2025, 09:40") :]
+    thread = read_thread(posts_only, today=TODAY)
+    assert [p.author for p in thread.posts] == ["KaktusJoe", "Tartine", "Zorro"]
+    assert thread.unproven == (
+        "le haut de la page (liste des sujets, titre du sujet) manque à la copie"
+    )
+    assert not any(p.proven for p in thread.posts)
+
+
+def test_a_one_page_copy_with_a_post_too_many_says_how_many_without_a_page() -> None:
+    spec = replace(
+        REHEARSAL, posts=[*REHEARSAL.posts, _text("Loulou", "7 nov. 2025, 11:00", "Ah.")]
+    )
+    text = page_text(spec, 1, 1)
+    # the thread list counted one reply less (copied before Loulou's post, say)
+    text = text.replace("Répétitions du J5\n3\nLoulou", "Répétitions du J5\n2\nLoulou")
+    thread = read_thread(text, today=TODAY)
+    assert thread.unproven == (
+        "4 message(s) lu(s) pour 3 d'après la liste des sujets (2 réponse(s))"
+    )
+
+
+def test_pages_read_apart_merge_with_their_page_count_and_a_repeat_said() -> None:
+    p1, p2 = page_text(TRIAL, 1, 2), page_text(TRIAL, 2, 2)
+    merged = merge_threads(read_thread(p, today=TODAY) for p in (p2, p1, p1))
+    assert (merged.pages, merged.page_count, merged.unproven) == ([1, 2], 2, None)
+    assert [p.author for p in merged.posts][:2] == ["KaktusJoe", "Tartine"]
+    assert "info : page 1 donnée deux fois" in shown(merged)
+    assert [d for d in merged.diagnostics if d.level != "info"] == []
+
+
+def test_pages_of_two_threads_merged_are_said_to_differ() -> None:
+    one = read_thread(page_text(REHEARSAL, 1, 1), today=TODAY)
+    other = read_thread(page_text(replace(REHEARSAL, title="Le puits"), 1, 1), today=TODAY)
+    merged = merge_threads([one, other])
+    assert "warning : pages de sujets différents : « Répétitions du J5 » et « Le puits »" in (
+        shown(merged)
+    )
+    assert merged.unproven == "pages de sujets différents"
+
+
+def test_a_copied_post_without_its_copy_is_not_proven() -> None:
+    post = Post(1, "Zorro", "7 nov. 2025, 10:30", None, "town", [Block("text", "Ah.")])
+    post.copied = True
+    thread = Thread(title="Répétitions du J5", posts=[post], source="text")
+    check_copies(thread)
+    assert thread.unproven == "aucune copie lisible" and not post.proven
+
+
+# -- browser copies of rarer shapes ---------------------------------------------------------
+def test_firefox_puts_the_pseudo_under_the_date() -> None:
+    text = page_text(REHEARSAL, 1, 1)
+    firefox = text.replace("7 nov. 2025, 09:52Tartine", "7 nov. 2025, 09:52\nTartine")
+    thread = read_thread(firefox, today=TODAY)
+    tartine = thread.posts[1]
+    assert (tartine.author, tartine.time_text, tartine.stamp) == (
+        "Tartine",
+        "7 nov. 2025, 09:52",
+        "outside",
+    )
+    assert tartine.own_text == "Moi aussi, au puits." and tartine.stamp_text() == "dehors"
+    assert thread.unproven is None and not tartine.banished
+
+
+def test_non_breaking_spaces_of_a_copy_read_as_spaces() -> None:
+    spec = replace(
+        REHEARSAL,
+        posts=[
+            _text("KaktusJoe", "7 nov. 2025, 09:40", "Qui vient\xa0? Moi\xa0!"),
+            *REHEARSAL.posts[1:],
+        ],
+    )
+    thread = read_thread(page_text(spec, 1, 1), today=TODAY)
+    assert thread.posts[0].own_text == "Qui vient ? Moi !"
+
+
+def test_an_edit_by_a_moderator_glued_to_the_footer_is_read() -> None:
+    text = page_text(REHEARSAL, 1, 1).replace(
+        "Moi aussi, au puits.\n" + FOOTER, "Moi aussi, au puits.\nÉdité par un Modérateur." + FOOTER
+    )
+    thread = read_thread(text, today=TODAY)
+    tartine = thread.posts[1]
+    assert (tartine.edited, tartine.edited_at, tartine.own_text) == (
+        "modérateur",
+        None,
+        "Moi aussi, au puits.",
+    )
+    assert [p.edited for p in thread.posts] == [None, "modérateur", None]
+
+
+def test_each_page_of_a_copy_keeps_its_number_and_the_count() -> None:
+    thread = read_thread(page_text(TRIAL, 2, 2), today=TODAY)
+    assert (thread.pages, thread.page_count, thread.first_page) == ([2], 2, 2)
+    assert {p.page for p in thread.posts} == {2}
+
+
+def test_a_page_without_its_bottom_pager_proves_nothing_but_is_read() -> None:
+    text = page_text(TRIAL, 1, 2)
+    assert text.endswith("Page\n 1\n/2\n")
+    thread = read_thread(text.removesuffix("Page\n 1\n/2\n"), today=TODAY)
+    assert len(thread.posts) == 10 and thread.unproven == INCOHERENT
+
+
+def test_a_bottom_pager_naming_another_page_proves_nothing() -> None:
+    p1, p2 = page_text(TRIAL, 1, 2), page_text(TRIAL, 2, 2)
+    # page 1's pager under its posts says 2/2, as an imitated pager would
+    odd = p1.removesuffix("Page\n 1\n/2\n") + "Page\n 2\n/2\n"
+    thread = read_thread(odd + p2, today=TODAY)
+    assert len(thread.posts) == 17 and thread.unproven == INCOHERENT
+
+
+def test_a_page_pasted_twice_with_a_post_edited_between_proves_nothing() -> None:
+    p1, p2 = page_text(TRIAL, 1, 2), page_text(TRIAL, 2, 2)
+    mark = f"Dernière édition : {TRIAL.posts[9].edited}{FOOTER}"
+    assert p1.count(mark) == 1  # the last post of page 1, edited again between copies
+    edited = p1.replace(mark, f"Dernière édition : 7 nov. 2025, 23:59{FOOTER}")
+    assert read_thread(p1 + p1 + p2, today=TODAY).unproven is None
+    assert read_thread(p1 + edited + p2, today=TODAY).unproven == INCOHERENT
+
+
+# -- [rp] labels and quotes in a copy --------------------------------------------------------
+def _one_post(author: str, text: str) -> Post:
+    spec = ThreadSpec(
+        name="rp", title="Répétitions du J5", posts=[_text(author, "7 nov. 2025, 09:40", text)]
+    )
+    thread = read_thread(page_text(spec, 1, 1), today=TODAY, known_names=["Tartine"])
+    assert len(thread.posts) == 1
+    return thread.posts[0]
+
+
+def test_a_two_letter_pseudo_labels_an_rp_block() -> None:
+    post = _one_post("Jo", "Jo\nJe monte la garde.")
+    assert post.labels == ["Jo"]
+    assert post.own_text == "Je monte la garde."
+
+
+def test_a_label_with_an_epithet_after_a_comma() -> None:
+    post = _one_post("Gribouille_37", "Gribouille, la conteuse\nIl était une fois un puits.")
+    assert post.labels == ["Gribouille, la conteuse"]
+    assert post.own_text == "Il était une fois un puits."
+
+
+def test_a_pseudo_signing_the_end_of_a_post_is_text() -> None:
+    post = _one_post("Gribouille_37", "Il était une fois un puits.\nGribouille")
+    assert post.labels == []
+    assert post.own_text == "Il était une fois un puits.\nGribouille"
+
+
+def test_a_line_of_invisible_characters_is_no_label() -> None:
+    post = _one_post("Gribouille_37", "\u200b\u200b\nIl était une fois un puits.")
+    assert post.labels == []
+
+
+def test_another_players_name_before_words_found_nowhere_is_a_doubtful_quote() -> None:
+    post = _one_post("Zorro", "Tartine\nJe n'ai jamais dit ça.\nEt voilà.")
+    assert post.maybe_quoted == ["Je n'ai jamais dit ça."]
+    assert post.quotes == []
+    assert post.own_text == "Tartine\nJe n'ai jamais dit ça.\nEt voilà."
+
+
+# -- a saved page's own markup ----------------------------------------------------------------
+def _saved(spec: ThreadSpec) -> str:
+    return page_html(spec, 1, 1)
+
+
+def test_a_saved_title_bar_written_with_its_chevron() -> None:
+    html = _saved(REHEARSAL).replace('<img alt=">"> Répétitions', "&gt; Répétitions")
+    assert read_thread(html, today=TODAY).title == "Répétitions du J5"
+
+
+def test_a_saved_page_marker_that_is_not_a_number_gives_no_page() -> None:
+    html = page_html(TRIAL, 2, 2).replace(
+        '<span class="current_page_marker">&nbsp;2</span>',
+        '<span class="current_page_marker">…</span>',
+    )
+    thread = read_thread(html, today=TODAY)
+    assert len(thread.posts) == 7 and thread.pages == [] and thread.page_count is None
+    assert shown(thread) == []
+
+
+def test_a_saved_post_outside_and_its_hidden_parts() -> None:
+    html = _saved(REHEARSAL).replace(
+        "Moi aussi, au puits.",
+        "Moi aussi,<template>brouillon caché</template>"
+        '<div class="clear">au puits.</div><div class="clear"></div>',
+    )
+    thread = read_thread(html, today=TODAY)
+    tartine = thread.posts[1]
+    assert (tartine.stamp, tartine.stamp_text()) == ("outside", "dehors")
+    assert tartine.own_text == "Moi aussi,\nau puits."
+    assert thread.source == "html" and thread.unproven is None

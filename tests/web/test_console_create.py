@@ -98,3 +98,41 @@ def test_create_form_and_error_pages_in_chromium(clock: Any, live_server: Any) -
             shot(page, f"error_403_{width}")
         b.close()
     assert Game.objects.filter(clock=Game.MANUAL).count() == 2
+
+
+def test_a_started_game_keeps_the_ronde_set_up_in_its_order(organiser: Any) -> None:
+    """The Ronde typed on the setup page is the started game's, in its order: the game
+    masters' dashboard shows it."""
+    import html
+    import re
+
+    organiser.post(reverse("gm_home"), {"name": "Ronde", "start": "2026-12-01", "gm_name": "Mj"})
+    game = Game.objects.get(name="Ronde")
+    setup = reverse("gm_setup", args=[game.slug])
+    seats = {"Ana": "alice", "Bob": "woody", "Gus": "guignol", "Mo": "mime", "Ida": "extra"}
+    cast = "\n".join(f"{p}: {c}" for p, c in seats.items())
+    organiser.post(setup, {"op": "cast", "cast": cast, "ronde": "mime\nalice\nguignol\nwoody"})
+    assert organiser.post(setup, {"op": "start"}).status_code == 302
+    page = html.unescape(organiser.get(reverse("gm_dashboard", args=[game.slug])).content.decode())
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "Ronde : Mime → Alice → Guignol → Woody" in shown
+
+
+def test_a_game_not_started_refuses_every_write_and_says_why(organiser: Any) -> None:
+    """Before its start, a game refuses an action, recorded alone or in a day's batch,
+    with a French sentence; nothing is written."""
+    from ronde.web.games import service
+
+    organiser.post(reverse("gm_home"), {"name": "Pas encore", "start": "2026-12-01"})
+    game = Game.objects.get(name="Pas encore")
+    args = {"player": "Ana", "points": 1, "reason": "x"}
+    alone = service.record(game, None, "award", "Mj", args)
+    batch = service.record_many(game, None, [("award", "Mj", args), ("award", "Mj", args)])
+    for out in [alone, *batch]:
+        assert (out.ok, out.code, out.message) == (
+            False,
+            "game_not_running",
+            "La partie n'a pas commencé.",
+        )
+    assert len(batch) == 2
+    assert Game.objects.get(pk=game.pk).last_seq == game.last_seq

@@ -104,3 +104,38 @@ def test_the_dashboard_words_each_pending_request(client: Any, world: World, clo
         "Dernier souffle contre Woody",
         "Deviner la Ronde : Alice, Woody",
     ], text
+
+
+def test_the_dashboard_words_a_chorus_vote_and_requests_without_a_sentence_of_their_own(
+    client: Any, world: World, clock: Any
+) -> None:
+    """A chorus vote names its action, the player and the character it aims at; an
+    action without a sentence of its own is worded by its form: its name, then each
+    argument's label and value in French."""
+    from ronde.web.games.models import Request
+
+    clock("J2 09:00")
+    now = service.now()
+    for action, args in [
+        ("chorus_vote", {"action": "investigate", "player": "Bob", "as": "woody"}),
+        ("chorus_vote", {"action": "investigate", "player": "Cid"}),
+        ("shift_destiny", {"append": "halus"}),
+        ("rehearse", {}),
+    ]:
+        Request.objects.create(
+            game=world.game,
+            membership=world.member("Ana"),
+            action=action,
+            args=args,
+            created_at=now,
+        )
+    gm_client(client, world)
+    text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
+    shown = re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text)
+    # (a chorus vote's acceptance asks the game masters whether the theme was found)
+    assert shown == [
+        "Voter pour : Enquêter — Bob (Woody) Thème trouvé",
+        "Voter pour : Enquêter — Cid Thème trouvé",
+        "Décaler sa destinée (Destinée) — Personnage ajouté au J13 : Halus",
+        "Message aux Répétitions",
+    ], text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -172,3 +172,25 @@ def test_a_failure_after_a_replacement_leaves_neither_the_action_nor_the_seats(
         assert not world.game.memberships.filter(pseudo="Zed").exists()
         assert world.member("Bob").revoked_at is None
         assert "player_replaced" not in [e.TYPE for e in service.load(world.game).log]
+
+
+@pytest.mark.django_db
+def test_an_instant_outside_the_game_is_refused_with_its_code(world: Any, clock: Any) -> None:
+    """The forum page shows a refused step's code (« refusé (code) : … »): an instant
+    before the game's creation, or after its end, is ``invalid_argument``."""
+    from ronde.web.games.models import Game
+
+    clock("J2 10:00")
+    seq = Game.objects.get(pk=world.game.pk).last_seq
+    args = {"player": "Cid", "points": 1, "reason": "bon mot"}
+    early = service.record(
+        world.game, None, "award", "Mj", args, at=parse_time("J1 09:00", START) - timedelta(30)
+    )
+    assert (early.ok, early.code) == (False, "invalid_argument")
+    assert early.message.startswith("Heure antérieure à la création de la partie")
+    late = service.record(
+        world.game, None, "award", "Mj", args, at=parse_time("J1 09:00", START) + timedelta(90)
+    )
+    assert (late.ok, late.code) == (False, "invalid_argument")
+    assert late.message.startswith("Heure trop tardive")
+    assert Game.objects.get(pk=world.game.pk).last_seq == seq

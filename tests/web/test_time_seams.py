@@ -128,3 +128,52 @@ def test_a_refused_write_after_a_deadline_leaves_the_lapse_to_be_stored_first(
         Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
     )
     assert again == stored  # nothing was left to store on reading it afresh
+
+
+def test_a_write_that_breaks_after_a_deadline_leaves_the_lapse_to_be_stored_first(
+    world: World, clock: Any, monkeypatch: Any
+) -> None:
+    """A bug of the engine while it executes a write (not a refusal) after a deadline:
+    the write fails, and the timers it fired in memory are forgotten, so the next write
+    stores the lapse before its own action (the log, read afresh, is the same)."""
+    import pytest
+
+    from ronde.engine.game import Game as EngineGame
+    from ronde.web.games.models import Event
+
+    clock("J2 10:00")
+    _open_trial(world)
+    seq = Game.objects.get(pk=world.game.pk).last_seq
+    clock("J3 10:30")  # the trial's deadline (J3 10:00) passed; nobody read or wrote
+
+    def broken(self: EngineGame, command: Any) -> Any:
+        raise RuntimeError("bogue")
+
+    with monkeypatch.context() as m:
+        m.setattr(EngineGame, "execute", broken)
+        with pytest.raises(RuntimeError):
+            service.record(
+                world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
+            )
+    assert Game.objects.get(pk=world.game.pk).last_seq == seq  # nothing written
+    out = service.record(
+        world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
+    )
+    assert out.ok, out.message
+    types = list(
+        Event.objects.filter(game=world.game, seq__gt=seq)
+        .order_by("seq")
+        .values_list("type", flat=True)
+    )
+    assert len(types) >= 2 and types[-1] != types[0], types  # the lapse first, then the award
+    stored = list(
+        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
+    )
+    assert _status(world, 1) == "lapsed"
+    viewcache.clear()
+    service.clear_cache()
+    assert _status(world, 1) == "lapsed"
+    assert (
+        list(Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True))
+        == stored
+    )

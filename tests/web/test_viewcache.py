@@ -301,3 +301,37 @@ def test_a_reload_of_the_same_version_renders_nothing(world: World, clock: Any) 
     )
     for c, url, template in pages:
         assert template in [t.name for t in c.get(url).templates]
+
+
+def test_a_write_that_leaves_the_trials_alone_renders_no_trial_card_again(
+    world: World, clock: Any
+) -> None:
+    """The trial cards are built once per content: a write that changes the page but not
+    its trials (a theme set) renders the page again, not the cards; a trial that
+    lapses renders them again."""
+    from ronde.engine.clock import parse_time
+
+    viewcache.clear()  # (another test may have built the same cards)
+    clock("J2 10:00")
+    opened = service.record(
+        world.game,
+        None,
+        "open_trial",
+        "Ana",
+        {"against": "Bob", "as": "woody"},
+        at=parse_time("J2 10:00", world.game.start),
+    )
+    assert opened.ok, opened.message
+    public = Client()
+    url = reverse("public", args=[world.game.slug])
+
+    def templates() -> list[str]:
+        return [t.name for t in public.get(url).templates if t.name is not None]
+
+    assert "games/_trial_cards.html" in templates()
+    theme = service.record(world.game, None, "set_theme", "Mj", {"day": 2, "theme": "lune"})
+    assert theme.ok, theme.message
+    again = templates()
+    assert "games/public.html" in again and "games/_trial_cards.html" not in again
+    clock("J3 10:30")  # the trial's deadline (J3 10:00) passed: it lapsed
+    assert "games/_trial_cards.html" in templates()
