@@ -381,19 +381,20 @@ class TragicHero(Character):
                 continue
             if any(kind == "open" for kind, _n, _a in m.actions.get(day, [])):
                 continue
-            waiting = verdicts_naming(g, {self.id}) if lapse else []
-            if waiting:
-                # A62 ``all_lapse``: the Hero's fall before the end of the day would end
-                # the duty, and a verdict naming the Tragic Hero waits: judged at its
-                # announcement on the real outcome (A77 clarification 2)
-                trials = [t.number for t in waiting]
-                self._fact(
-                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
-                )
-                continue
-            self._monster_unmasked(ctx, seat, day)
+            self._monster_day_missed(ctx, hero, seat, day, lapse=lapse)
 
-    def _monster_unmasked(self, ctx: Context, seat: str, day: int) -> None:
+    def _monster_day_missed(
+        self, ctx: Context, hero: Player, seat: str, day: int, *, lapse: bool = True
+    ) -> None:
+        """A monstrous Character's ``day`` without a trial: he is unmasked, unless (A62
+        ``all_lapse``: the Hero's fall before the end of the day would end the duty) a
+        verdict naming the Tragic Hero waits: then it is judged at its announcement on
+        the real outcome (A77 clarification 2)."""
+        waiting = verdicts_naming(ctx.g, {self.id}) if lapse else []
+        if waiting:
+            trials = [t.number for t in waiting]
+            self._fact(ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials)
+            return
         unmask(
             ctx,
             seat,
@@ -420,14 +421,8 @@ class TragicHero(Character):
             m = g.players[seat]
             if fell or not m.masked or m.unofficial is not None:
                 continue
-            waiting = verdicts_naming(g, {self.id})
-            if waiting:  # (another one came meanwhile: it waits for it too)
-                trials = [t.number for t in waiting]
-                self._fact(
-                    ctx, hero.seat, "monster_duty_waits", monster=seat, day=day, trials=trials
-                )
-                continue
-            self._monster_unmasked(ctx, seat, day)
+            # (another verdict naming him came meanwhile: it waits for it too)
+            self._monster_day_missed(ctx, hero, seat, day)
 
     def _hero_duties(self, ctx: Context, p: Player, day: int) -> None:
         """Declaration, hunt deadline and new choice due at the end of ``day``."""
