@@ -65,24 +65,16 @@ def test_a_template_without_a_name_of_its_own_is_named_in_words(file: str, shown
     assert template_name(file) == shown
 
 
-def test_the_dashboard_words_each_pending_request(client: Any, world: World, clock: Any) -> None:
-    """A player's requests waiting on the dashboard, each as a French sentence naming
-    whom it concerns (never "—", never a field's name)."""
+def _requests_on_the_dashboard(
+    client: Any, world: World, clock: Any, requests: list[tuple[str, dict[str, Any]]]
+) -> tuple[list[str], str]:
+    """Ana's ``requests`` (action, args) pending at J2 09:00: how the game masters'
+    dashboard words each, in order, and the page's visible text."""
     from ronde.web.games.models import Request
 
     clock("J2 09:00")
     now = service.now()
-    for action, args in [
-        ("ask", {"player": "Bob", "as": "woody"}),
-        ("order", {"player": "Cid", "kind": "complain", "trial": 1}),
-        ("order", {"player": "Dan", "kind": "go_to", "cell": [3, 4]}),
-        ("complain", {"trial": 1}),
-        ("post", {"trial": 2}),
-        ("grant_anonymous", {"player": "Eve"}),
-        ("prompt", {"player": "Fay", "theme_found": True}),
-        ("last_breath", {"character": "woody"}),
-        ("guess_ronde", {"order": ["alice", "woody"]}),
-    ]:
+    for action, args in requests:
         Request.objects.create(
             game=world.game,
             membership=world.member("Ana"),
@@ -92,7 +84,28 @@ def test_the_dashboard_words_each_pending_request(client: Any, world: World, clo
         )
     gm_client(client, world)
     text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
-    shown = re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text)
+    return re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text), text
+
+
+def test_the_dashboard_words_each_pending_request(client: Any, world: World, clock: Any) -> None:
+    """A player's requests waiting on the dashboard, each as a French sentence naming
+    whom it concerns (never "—", never a field's name)."""
+    shown, text = _requests_on_the_dashboard(
+        client,
+        world,
+        clock,
+        [
+            ("ask", {"player": "Bob", "as": "woody"}),
+            ("order", {"player": "Cid", "kind": "complain", "trial": 1}),
+            ("order", {"player": "Dan", "kind": "go_to", "cell": [3, 4]}),
+            ("complain", {"trial": 1}),
+            ("post", {"trial": 2}),
+            ("grant_anonymous", {"player": "Eve"}),
+            ("prompt", {"player": "Fay", "theme_found": True}),
+            ("last_breath", {"character": "woody"}),
+            ("guess_ronde", {"order": ["alice", "woody"]}),
+        ],
+    )
     assert shown == [
         "Demander si Bob est Woody",
         "Ordonner à Cid de porter plainte dans le procès n°1",
@@ -112,26 +125,17 @@ def test_the_dashboard_words_a_chorus_vote_and_requests_without_a_sentence_of_th
     """A chorus vote names its action, the player and the character it aims at; an
     action without a sentence of its own is worded by its form: its name, then each
     argument's label and value in French."""
-    from ronde.web.games.models import Request
-
-    clock("J2 09:00")
-    now = service.now()
-    for action, args in [
-        ("chorus_vote", {"action": "investigate", "player": "Bob", "as": "woody"}),
-        ("chorus_vote", {"action": "investigate", "player": "Cid"}),
-        ("shift_destiny", {"append": "halus"}),
-        ("rehearse", {}),
-    ]:
-        Request.objects.create(
-            game=world.game,
-            membership=world.member("Ana"),
-            action=action,
-            args=args,
-            created_at=now,
-        )
-    gm_client(client, world)
-    text = " ".join(visible(client.get(f"/mj/{world.game.slug}/").content).split())
-    shown = re.findall(r"J2 09:00 Ana (.+?) Accepter Refuser", text)
+    shown, text = _requests_on_the_dashboard(
+        client,
+        world,
+        clock,
+        [
+            ("chorus_vote", {"action": "investigate", "player": "Bob", "as": "woody"}),
+            ("chorus_vote", {"action": "investigate", "player": "Cid"}),
+            ("shift_destiny", {"append": "halus"}),
+            ("rehearse", {}),
+        ],
+    )
     # (a chorus vote's acceptance asks the game masters whether the theme was found)
     assert shown == [
         "Voter pour : Enquêter — Bob (Woody) Thème trouvé",

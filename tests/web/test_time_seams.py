@@ -93,12 +93,35 @@ def test_a_write_takes_the_clock_from_the_locked_row(db: Any, clock: Any) -> Non
     assert not Action.objects.filter(game=world.game, outcome="refused").exists()
 
 
+def _the_next_write_stores_the_lapse_first(world: World, seq: int) -> None:
+    """After a write that stored nothing past ``seq`` once trial 1's deadline passed: an
+    award stores the lapse, then itself, and the log read afresh is the same (nothing
+    was left to store)."""
+    from ronde.web.games.models import Event
+
+    def types(**since: int) -> list[str]:
+        rows = Event.objects.filter(game=world.game, **since).order_by("seq")
+        return list(rows.values_list("type", flat=True))
+
+    out = service.record(
+        world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
+    )
+    assert out.ok, out.message
+    new = types(seq__gt=seq)
+    assert len(new) >= 2 and new[-1] != new[0], new  # the lapse first, then the award
+    assert _status(world, 1) == "lapsed"
+    stored = types()
+    viewcache.clear()
+    service.clear_cache()
+    assert _status(world, 1) == "lapsed"
+    assert types() == stored
+
+
 def test_a_refused_write_after_a_deadline_leaves_the_lapse_to_be_stored_first(
     world: World, clock: Any
 ) -> None:
     """A write refused after a deadline fired the timers in memory only: the next write
     stores them, before its own action (the log, read afresh, is the same)."""
-    from ronde.web.games.models import Event
 
     clock("J2 10:00")
     _open_trial(world)
@@ -107,27 +130,7 @@ def test_a_refused_write_after_a_deadline_leaves_the_lapse_to_be_stored_first(
     refused = service.record(world.game, None, "award", "Mj", {"player": "Personne", "points": 1})
     assert not refused.ok
     assert Game.objects.get(pk=world.game.pk).last_seq == seq  # a refusal writes nothing
-    out = service.record(
-        world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
-    )
-    assert out.ok, out.message
-    types = list(
-        Event.objects.filter(game=world.game, seq__gt=seq)
-        .order_by("seq")
-        .values_list("type", flat=True)
-    )
-    assert types[-1] != types[0] and len(types) >= 2, types  # the lapse first, then the award
-    assert _status(world, 1) == "lapsed"
-    stored = list(
-        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
-    )
-    viewcache.clear()
-    service.clear_cache()
-    assert _status(world, 1) == "lapsed"
-    again = list(
-        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
-    )
-    assert again == stored  # nothing was left to store on reading it afresh
+    _the_next_write_stores_the_lapse_first(world, seq)
 
 
 def test_a_write_that_breaks_after_a_deadline_leaves_the_lapse_to_be_stored_first(
@@ -139,7 +142,6 @@ def test_a_write_that_breaks_after_a_deadline_leaves_the_lapse_to_be_stored_firs
     import pytest
 
     from ronde.engine.game import Game as EngineGame
-    from ronde.web.games.models import Event
 
     clock("J2 10:00")
     _open_trial(world)
@@ -156,24 +158,4 @@ def test_a_write_that_breaks_after_a_deadline_leaves_the_lapse_to_be_stored_firs
                 world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
             )
     assert Game.objects.get(pk=world.game.pk).last_seq == seq  # nothing written
-    out = service.record(
-        world.game, None, "award", "Mj", {"player": "Cid", "points": 1, "reason": "x"}
-    )
-    assert out.ok, out.message
-    types = list(
-        Event.objects.filter(game=world.game, seq__gt=seq)
-        .order_by("seq")
-        .values_list("type", flat=True)
-    )
-    assert len(types) >= 2 and types[-1] != types[0], types  # the lapse first, then the award
-    stored = list(
-        Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True)
-    )
-    assert _status(world, 1) == "lapsed"
-    viewcache.clear()
-    service.clear_cache()
-    assert _status(world, 1) == "lapsed"
-    assert (
-        list(Event.objects.filter(game=world.game).order_by("seq").values_list("type", flat=True))
-        == stored
-    )
+    _the_next_write_stores_the_lapse_first(world, seq)
