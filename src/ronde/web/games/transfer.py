@@ -45,7 +45,7 @@ from ronde.engine.game import Game as EngineGame
 from ronde.engine.game import validate_setup
 from ronde.text import clean_value
 
-from . import accounts, eventstore, service
+from . import accounts, delivery, eventstore, service
 from .eventstore import event_json
 from .models import Action, Event, Game, GameMaster, Strike
 
@@ -399,16 +399,24 @@ def _header_problem(h: dict[str, Any]) -> str | None:
     name = h.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > NAME_LENGTH):
         return f"nom de partie invalide (du texte, {NAME_LENGTH} caractères au plus)"
-    delivery = h.get("delivery", Game.PORTAL_THEN_MP)
-    if delivery not in dict(Game.DELIVERIES):
-        return f"remise des messages privés inconnue : « {delivery} »"
-    delay = h.get("delivery_delay", DEFAULT_DELAY)
-    if isinstance(delay, bool) or not isinstance(delay, int) or not 1 <= delay <= 72:
-        return "délai de remise par MP invalide (un nombre d'heures de 1 à 72)"
+    if _delivery(h) is None:
+        return (
+            f"remise des messages privés invalide (« {h.get('delivery')} », "
+            f"{h.get('delivery_delay')} h : l'une de {', '.join(dict(Game.DELIVERIES))}, "
+            "un délai de 1 à 72 heures)"
+        )
     for key in ("etwin_auto", "etwin_only"):
         if not isinstance(h.get(key, False), bool):
             return f"réglage « {key} » invalide (vrai ou faux)"
     return None
+
+
+def _delivery(h: dict[str, Any]) -> tuple[str, int] | None:
+    """The header's delivery of private messages and its delay, read as the setup page
+    reads them (an older export without them: the defaults); ``None`` if invalid."""
+    mode = h.get("delivery", Game.PORTAL_THEN_MP)
+    delay = h.get("delivery_delay", DEFAULT_DELAY)
+    return delivery.read_setting({"delivery": str(mode), "delivery_delay": str(delay)})
 
 
 def _rederived(parsed: Parsed, *, complete: bool = True) -> tuple[int, str] | None:
@@ -494,6 +502,8 @@ def import_game(parsed: Parsed, slug: str) -> Game:
         names = list(h.get("game_masters") or created.game_masters)
         t = service.now()
         clock_at = h.get("clock_at")
+        setting = _delivery(h)
+        assert setting is not None  # (checked by parse)
         game = Game.objects.create(
             slug=slug,
             name=str(h.get("name") or slug),
@@ -507,8 +517,8 @@ def import_game(parsed: Parsed, slug: str) -> Game:
             generation=1,
             clock=Game.MANUAL if h.get("clock") == Game.MANUAL else Game.WALL,
             clock_at=datetime.fromisoformat(clock_at) if clock_at else None,
-            delivery=h.get("delivery", Game.PORTAL_THEN_MP),
-            delivery_delay=h.get("delivery_delay", DEFAULT_DELAY),
+            delivery=setting[0],
+            delivery_delay=setting[1],
             etwin_auto=h.get("etwin_auto", False),
             etwin_only=h.get("etwin_only", False),
         )
