@@ -142,18 +142,17 @@ def quota_violation(
     ``daily_limit`` for a quota spent (a new Extra acting two days running under A29
     ``no_consecutive`` included), ``out_of_window`` for a day A29 ``parity`` does not
     allow (FORMAT.md's table of codes)."""
-    spent = _spent
     day = g.action_day(g.clock) if g.clock else 0
     today = p.actions.get(day, ())
     doubled = bool(g.flags.get("double_complaints"))
     if p.new_extra:
         if today and (not doubled or len(today) >= 1):
-            return spent("Un nouveau Figurant participe au plus une fois par jour.")
+            return _spent("Un nouveau Figurant participe au plus une fois par jour.")
         if not doubled:
             # (two days running is a quota spent under either reading, FORMAT.md; under
             # ``parity`` a day of the other parity is a day the rule does not allow)
             if p.actions.get(day - 1):
-                return spent("Un nouveau Figurant ne participe pas deux jours de suite.")
+                return _spent("Un nouveau Figurant ne participe pas deux jours de suite.")
             if g.opt("A29") == "parity" and (day - (p.transfigured_day or 0) - 1) % 2:
                 return RuleViolation(
                     "out_of_window", "Un nouveau Figurant ne participe qu'un jour sur deux."
@@ -161,15 +160,15 @@ def quota_violation(
         return None
     allowed = 1 + character_of(g, p).extra_actions(g, p, anonymous=anonymous)
     if not doubled:
-        return None if len(today) < allowed else spent("Une seule action de Procès par jour.")
+        return None if len(today) < allowed else _spent("Une seule action de Procès par jour.")
     mode = g.opt("A21")
     openings = sum(1 for kind, _, _ in today if kind == "open")
     if len(today) >= allowed + 1:
-        return spent("Deux actions de Procès par jour au plus.")
+        return _spent("Deux actions de Procès par jour au plus.")
     if mode == "one_opening" and opening and openings:
-        return spent("Une seule ouverture de Procès par jour.")
+        return _spent("Une seule ouverture de Procès par jour.")
     if mode == "complaints_only" and today and (opening or openings):
-        return spent("Après une ouverture, plus d'autre action aujourd'hui.")
+        return _spent("Après une ouverture, plus d'autre action aujourd'hui.")
     return None
 
 

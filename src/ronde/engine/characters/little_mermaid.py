@@ -302,14 +302,7 @@ class LittleMermaid(ListedJokers):
             return
         for p in list(g.players.values()):
             for target, o in p.data.get("orders", {}).items():
-                due = deadline(g, int(o["day"]))
-                if (
-                    o["status"] == "disobeyed"
-                    and due == ctx.now
-                    and g.players[target].masked
-                    and not _lapsed(g, p.seat, o)
-                    and not _impossible(g, target, o)
-                ):
+                if deadline(g, int(o["day"])) == ctx.now and _sanctioned(g, p.seat, target, o):
                     self._sanction_or_wait(ctx, p.seat, target, o)
 
     def after_announcement(self, ctx: Context, trial: Trial) -> None:
@@ -324,13 +317,7 @@ class LittleMermaid(ListedJokers):
                 if not numbers or not settles(g, trial, numbers):
                     continue
                 self.fact(ctx, p.seat, "order_settled", {"target": target})
-                if (
-                    o["status"] == "disobeyed"
-                    and g.opt("A45") != "no_sanction"
-                    and g.players[target].masked
-                    and not _lapsed(g, p.seat, o)
-                    and not _impossible(g, target, o)
-                ):
+                if _sanctioned(g, p.seat, target, o):
                     self._sanction_or_wait(ctx, p.seat, target, o)
 
     def after_day_closed(self, ctx: Context, day: int) -> None:
@@ -435,6 +422,19 @@ def _lapsed(g: GameState, holder: str, o: dict[str, Any]) -> bool:
         return False
     due = deadline(g, int(o["day"]))
     return due is None or p.unmasked_at < due
+
+
+def _sanctioned(g: GameState, holder: str, target: str, o: dict[str, Any]) -> bool:
+    """Whether ``target``'s disobedience of ``holder``'s order ``o`` is sanctioned once
+    due (A45): not ``no_sanction``, its target still masked, the order neither lapsed
+    (A62) nor impossible (A45 (3))."""
+    return (
+        o["status"] == "disobeyed"
+        and g.opt("A45") != "no_sanction"
+        and g.players[target].masked
+        and not _lapsed(g, holder, o)
+        and not _impossible(g, target, o)
+    )
 
 
 def _waiting(g: GameState, holder: str) -> list[int]:
