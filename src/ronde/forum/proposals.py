@@ -1161,7 +1161,6 @@ def _recorded_trial(game: _Game, ref: TrialRef) -> Mapping[str, Any] | None:
     return next((t for t in game.trials if int(t["number"]) == ref.number), None)
 
 
-#: the doubt of a verdict read in other words than the verdict's own (:func:`_verdict`)
 def _closed(
     post: Post, verdict: Proposal | None, deadline: datetime | None, start: date | None
 ) -> tuple[str, str] | None:

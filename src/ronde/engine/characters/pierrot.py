@@ -207,7 +207,11 @@ class Pierrot(ListedJokers):
     def _sleep_paid(self, ctx: Context, day: int, target: str, members: tuple[str, ...]) -> None:
         g = ctx.g
         start, end = g.day_start(day), g.day_start(day + 1)
-        waiting = [t.number for t in verdicts_awaited(g, target) if t.ended_at < end]  # type: ignore[operator]
+        waiting = [
+            t.number
+            for t in verdicts_awaited(g, target)
+            if t.ended_at is not None and t.ended_at < end
+        ]
         if waiting:
             # his fall that day, or not, is the verdict's outcome: the +40 would tell it
             # (A70 ``own_score``, ``public``)
@@ -215,8 +219,8 @@ class Pierrot(ListedJokers):
             self.fact(ctx, target, "chorus_sleep_waits", data)
             return
         p = g.players[target]
-        fell = p.unmasked_at is not None and p.unmasked_at <= end
-        if fell and (not p.masked or p.unmasked_at >= start):  # type: ignore[operator]
+        fell = p.unmasked_at
+        if fell is not None and fell <= end and (not p.masked or fell >= start):
             return  # (unmasked by the end of that day, its last instant included)
         for seat in members:
             ctx.award(seat, 40, f"Chœur : {p.pseudo} endormi et resté masqué le J{day}", "R9.9")
