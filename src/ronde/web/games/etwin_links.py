@@ -140,15 +140,6 @@ def _games_of(user: Any) -> set[int]:
     return set(runs) | set(plays)
 
 
-def _in_game(user: Any, game_id: int) -> bool:
-    return (
-        GameMaster.objects.filter(game_id=game_id, user_id=user.pk).exists()
-        or Membership.objects.filter(
-            game_id=game_id, user_id=user.pk, revoked_at__isnull=True
-        ).exists()
-    )
-
-
 def _collision(seats: _Seats) -> LinkRefused:
     if seats.other_id:
         m = seats.other_id[0]
@@ -216,7 +207,7 @@ def _take(claim: SeatClaim, by: Any) -> bool:
         user_id=claim.user_id, etwin_id=claim.etwin_id, unlinked_at__isnull=True
     ).exists()
     taken = 0
-    if linked and not _in_game(claim.user, claim.game_id):
+    if linked and claim.game_id not in _games_of(claim.user):
         taken = Membership.objects.filter(
             pk=claim.membership_id, user__isnull=True, revoked_at__isnull=True
         ).update(user=claim.user)
