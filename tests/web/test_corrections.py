@@ -481,6 +481,96 @@ def test_each_stored_event_keeps_its_action_through_corrections_and_strikes(
     assert [eventstore.canonical(e) for e in service.load(game).log] == [e for e, _a in rows]
 
 
+# -- the held game's actions: kept in step with the stored rows --------------------------
+_WRITES = st.lists(
+    st.tuples(
+        st.sampled_from([0, 1, 20, 200, 900]),  # minutes after the previous write
+        st.sampled_from(["now", "now", "earlier", "strike"]),
+        st.sampled_from(["same", "cold", "other_worker", "unknown"]),  # the worker's state
+    ),
+    min_size=3,
+    max_size=14,
+)
+
+
+def _stored_actions(game: Any) -> list[int | None]:
+    game.refresh_from_db()
+    return [a for _pk, _seq, a, _d in eventstore.log_data(game)]
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(writes=_WRITES)
+def test_the_held_games_actions_are_the_stored_rows_actions_after_any_write(
+    clock: Any, writes: list[Any]
+) -> None:
+    """The recorded action of each event that a held game keeps (a correction reads them
+    instead of the rows) is the stored rows' after writes at now, corrections, strikes
+    and timers, by this worker, a cold one, another worker whose game catches up, or a
+    worker that no longer knows them (it then reads the rows): the stored log stays the
+    one executing every action again gives."""
+    service.clear_cache()
+    game = _stored_game(f"actions-{uuid.uuid4().hex[:8]}")
+    t = at("J2 09:00")
+    workers: list[dict[int, Any]] = [{}, {}]
+    me = 0
+    forgot = False  # (a worker was made to forget them: it reads the rows until it replays)
+    for i, (gap, kind, how) in enumerate(writes):
+        t += timedelta(minutes=gap)
+        service.set_clock(t.astimezone(PARIS))
+        if how == "cold":
+            service.clear_cache()
+            forgot = False
+        elif how == "other_worker":  # (each worker holds its own game: swap them)
+            workers[me] = dict(eventstore._held())
+            me = 1 - me
+            eventstore._held().clear()
+            eventstore._held().update(workers[me])
+        elif how == "unknown" and game.pk in eventstore._held():
+            eventstore._held()[game.pk].actions = None
+            forgot = True
+        args = {"player": ["Ana", "Bob", "Cid"][i % 3], "points": 1, "reason": f"w{i}"}
+        if kind == "strike":
+            target = Action.objects.filter(game=game, struck=False).order_by("-pk").first()
+            if target is not None:
+                assert service.strike(game, target, "essai", None, game.version).ok
+        else:
+            when = t - timedelta(minutes=90) if kind == "earlier" else None
+            out = service.record(game, None, "award", "Mj", args, at=when)
+            if not out.ok and out.preview is not None:
+                out = service.record(game, None, "award", "Mj", args, at=when, confirm=out.token)
+            assert out.ok, out.message
+        held = eventstore.actions_of(game.pk, service.load(game))
+        assert held is not None or forgot
+        assert held is None or held == _stored_actions(game)
+    assert _stored_rows(game) == _from_actions(game)
+
+
+def test_a_correction_of_a_held_game_reads_no_event_row(clock: Any) -> None:
+    """A correction of the game this worker holds takes each event's action from it: no
+    query reads the events' actions (a busy day's thousands of rows)."""
+    from django.test.utils import CaptureQueriesContext
+
+    service.clear_cache()
+    game = _stored_game("actions-read")
+    for when in ("J2 09:00", "J2 10:00", "J2 11:00"):
+        clock(when)
+        assert service.record(game, None, "rehearse", "Ana", {}).ok
+    args = {"player": "Bob", "points": 1, "reason": "oubli"}
+    service.load(game)
+    with CaptureQueriesContext(connection) as seen:
+        out = service.record(game, None, "award", "Mj", args, at=at("J2 09:30"))
+    assert out.ok, out.message
+    reads = [
+        q["sql"] for q in seen.captured_queries if '"action_id" FROM "games_event"' in q["sql"]
+    ]
+    assert reads == []
+    assert _stored_rows(game) == _from_actions(game)
+
+
 # -- several corrections of one day: the days before it replayed once ----------------------
 def _corrected_twin(slug: str, monkeypatch: pytest.MonkeyPatch, keep: int) -> tuple[Any, int]:
     """The bots' game to J4 12:00, stored, then six corrections on J4 and J3 (awards,

@@ -26,7 +26,6 @@ from typing import Any
 import orjson
 from django.db import connections
 
-from ronde.engine.clock import PARIS
 from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import Event as EngineEvent
@@ -73,10 +72,11 @@ class Outcome:
 LAST = 1 << 62
 
 
-@dataclass
+@dataclass(slots=True)
 class Planned:
     """An action to (re)play: a recorded one (its row's ``pk``, who recorded it, its
-    fate in the current generation) or a new one not saved yet (``stored`` once saved)."""
+    fate in the current generation) or a new one not saved yet (``stored`` once saved).
+    ``at`` is its instant in any zone (a recorded one's is read in UTC)."""
 
     action: str
     by: str
@@ -108,8 +108,9 @@ class Planned:
         )
 
     def command(self) -> Command:
-        at = self.at if self.at.tzinfo is PARIS else self.at.astimezone(PARIS)
-        return Command(self.action, self.by, at, dict(self.args))
+        """Its command, at its UTC instant when known (the engine records UTC: no
+        conversion there and back for each action of a busy day)."""
+        return Command(self.action, self.by, self.utc or self.at, dict(self.args))
 
     def key(self) -> tuple[datetime, int]:
         """Its place among the actions replayed: its UTC instant (never Paris wall time,
@@ -132,6 +133,9 @@ class Rebuilt:
     #: how many events after the kept ones it shares with the log it was rebuilt from,
     #: at the start and at the end (:meth:`common`)
     shared: tuple[int, int] | None = None
+    #: once written (:func:`write_generation`): the recorded action of each event of
+    #: its log, if those of the log it was rebuilt from were known
+    actions: list[int | None] | None = None
 
     def common(self, base: EngineGame) -> tuple[int, int]:
         """How many events after the kept ones this and ``base``'s log share at their
@@ -169,12 +173,19 @@ def save_action(
 def planned_actions(game: Game, *, since: datetime, without: Action | None = None) -> list[Planned]:
     """The recorded actions not struck out at or after ``since``, in the order they are
     replayed."""
+    skip = None if without is None else without.pk
     out = []
+    parse, loads = datetime.fromisoformat, orjson.loads
     for pk, action, by, at, args, recorder, outcome, message in _action_rows(game, since):
-        if without is not None and pk == without.pk:
+        if pk == skip:
             continue
-        when = at.astimezone(PARIS)
-        out.append(Planned(action, by, when, args, None, pk, pk, recorder, outcome, message, at))
+        if isinstance(at, str):
+            at = parse(at)
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=UTC)
+        if isinstance(args, str | bytes):  # (the ORM's JSONField decodes it too)
+            args = loads(args)
+        out.append(Planned(action, by, at, args, None, pk, pk, recorder, outcome, message, at))
     out.sort(key=Planned.key)
     return out
 
@@ -183,27 +194,24 @@ def _action_rows(game: Game, since: datetime) -> list[tuple[Any, ...]]:
     """(id, action, by, at, args, recorded_by_id, outcome, message) of the game's
     recorded actions not struck out at or after ``since``: read by one plain query (a
     correction early in a busy day reads thousands; the ORM's converters cost more than
-    the query), ``at`` and ``args`` converted here as the ORM would."""
+    the query). ``at`` is UTC (text on SQLite, with its zone), ``args`` JSON: the caller
+    converts them as the ORM would."""
     conn = connections[Action.objects.db]
     qn = conn.ops.quote_name
-    cols = ("id", "action", "by", "at", "args", "recorded_by_id", "outcome", "message")
+    cols = [qn(c) for c in ("id", "action", "by", "at", "args", "recorded_by_id")]
+    cols += [qn("outcome"), qn("message")]
+    if conn.vendor == "sqlite":
+        # its text, UTC without a zone: the zone appended, read by ``fromisoformat``
+        # (not by the driver's slower converter of the column's declared type)
+        cols[3] = f"{qn('at')} || '+00:00'"
     sql = (
-        f"SELECT {', '.join(qn(c) for c in cols)} FROM {qn(Action._meta.db_table)} "
+        f"SELECT {', '.join(cols)} FROM {qn(Action._meta.db_table)} "
         f"WHERE {qn('game_id')} = %s AND {qn('struck')} = %s AND {qn('at')} >= %s"
     )
     with conn.cursor() as cursor:
         cursor.execute(sql, [game.pk, False, conn.ops.adapt_datetimefield_value(since)])
-        raw = cursor.fetchall()
-    out = []
-    for pk, action, by, at, args, recorder, outcome, message in raw:
-        if isinstance(at, str):
-            at = datetime.fromisoformat(at)
-        if at.tzinfo is None:  # (SQLite: UTC without its zone)
-            at = at.replace(tzinfo=UTC)
-        if isinstance(args, str | bytes):  # (the ORM's JSONField decodes it too)
-            args = orjson.loads(args)
-        out.append((pk, action, by, at, args, recorder, outcome, message))
-    return out
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows
 
 
 def cut(base: EngineGame, t: datetime) -> int:
@@ -297,6 +305,9 @@ def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
 
     def ids() -> list[int]:
         """The actions of the events ``first`` to ``kept`` (that day's), in order."""
+        held = eventstore.actions_of(row.pk, base)
+        if held is not None:
+            return list(dict.fromkeys(a for a in held[first:kept] if a is not None))
         actions = [a for _seq, a in eventstore.rows_between(row, first, kept)]
         if len(actions) != kept - first:  # (not the stored log's shape: read it whole)
             actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][first:kept]
@@ -316,14 +327,16 @@ def rebuild(
     eng = snapshot(row, base, kept)
     out: list[tuple[EngineEvent, Planned | None]] = []
     refused: dict[int, RuleViolation] = {}
+    log = eng.log
     for p in sorted(planned, key=Planned.key):
-        for e in eng.advance(p.at):
-            out.append((e, None))
+        before = len(log)  # (``execute`` fires the timers due first: they are no one's)
         try:
             own = eng.execute(p.command())
         except RuleViolation as rv:
             refused[id(p)] = rv
+            out.extend((e, None) for e in log[before:])  # (fired timers stay)
             continue
+        out.extend((e, None) for e in log[before : len(log) - len(own)])
         out.extend((e, p) for e in own)
     for e in eng.advance(until):
         out.append((e, None))
@@ -388,13 +401,15 @@ def write_generation(
     """Store the rebuilt log as the next generation: what follows the longest prefix it
     shares with the current log is its own; of that, what differs is written, and the
     unchanged end (the same events of the same actions, only later in the log) is
-    copied by the database from the current log's rows. Returns the last row written."""
+    copied by the database from the current log's rows. Returns the last row written
+    (and sets ``rebuilt.actions``)."""
     head, tail = rebuilt.common(base)
-    head = len(_same_sources(row, rebuilt.kept, rebuilt.events[:head], from_end=False))
+    held = eventstore.actions_of(row.pk, base)
+    head = len(_same_sources(row, rebuilt.kept, rebuilt.events[:head], held, from_end=False))
     shared = rebuilt.kept + head
     own = rebuilt.events[head:]
     end = len(base.log)
-    copied = _same_sources(row, end - tail, own[len(own) - tail :], from_end=True)
+    copied = _same_sources(row, end - tail, own[len(own) - tail :], held, from_end=True)
     row.generation += 1
     Generation.objects.create(game=row, number=row.generation, shared=shared, created_at=t)
     items = []
@@ -415,19 +430,27 @@ def write_generation(
             fates.setdefault(fate, []).append(p.pk)
     for (outcome, message), pks in fates.items():
         Action.objects.filter(pk__in=pks).update(outcome=outcome, message=message)
+    if held is not None:  # (the kept events', then each rebuilt event's own)
+        rebuilt.actions = held[: rebuilt.kept] + [p.pk if p else None for _e, p in rebuilt.events]
     return rows
 
 
 def _same_sources(
-    row: Game, lo: int, new: list[tuple[EngineEvent, Planned | None]], *, from_end: bool
+    row: Game,
+    lo: int,
+    new: list[tuple[EngineEvent, Planned | None]],
+    held: list[int | None] | None,
+    *,
+    from_end: bool,
 ) -> list[int]:
     """The ``seq`` of the current log's rows ``lo`` to ``lo + len(new)`` (the same events
     as ``new``) that come from the same recorded actions as ``new``'s, counted from the
     start (or the end) up to the first that does not: an equal event of another action
-    (two identical awards at one instant, one struck) is written, never shared."""
+    (two identical awards at one instant, one struck) is written, never shared.
+    ``held``: the action of each event of the current log, if known (nothing read)."""
     if not new:
         return []
-    rows = eventstore.rows_between(row, lo, lo + len(new))
+    rows = eventstore.rows_between(row, lo, lo + len(new), held)
     if len(rows) != len(new):  # (not the stored log's shape: write it all)
         return []
     pairs = list(zip(rows, new, strict=True))

@@ -27,7 +27,6 @@ import orjson
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.signals import request_finished
 from django.db import connections
-from django.db.models import Min
 
 from ronde.catalog import default_catalog
 from ronde.engine.commands import Command
@@ -151,27 +150,42 @@ def _segments(game: Game) -> list[tuple[int, int, int | None, int]]:
     for the generations whose own rows are in the current log. A generation's own rows
     have consecutive ``seq`` (nothing else is appended to a game while it is its
     current generation), so a position is found without reading the log."""
-    chain = _chain(game, game.generation)
-    firsts = dict(
-        Event.objects.filter(game=game, generation__in=[g for g, _s in chain])
-        .values_list("generation")
-        .annotate(first=Min("seq"))
-        .values_list("generation", "first")
-    )
     out: list[tuple[int, int, int | None, int]] = []
     limit: int | None = None  # (a later generation's shared part ends every earlier one)
-    for g, shared in reversed(chain):
-        if g in firsts and (limit is None or shared < limit):
-            out.append((g, shared, limit, firsts[g]))
+    for g, shared in reversed(_chain(game, game.generation)):
+        if limit is None or shared < limit:
+            # (one index seek each: a grouped minimum would read every row of the chain,
+            # which grows by a busy day's rows with each correction of it)
+            first = (
+                Event.objects.filter(game=game, generation=g)
+                .order_by("seq")
+                .values_list("seq", flat=True)
+                .first()
+            )
+            if first is not None:
+                out.append((g, shared, limit, first))
         limit = shared if limit is None else min(limit, shared)
     out.reverse()
     return out
 
 
-def rows_between(game: Game, lo: int, hi: int) -> list[tuple[int, int | None]]:
+def rows_between(
+    game: Game, lo: int, hi: int, actions: Sequence[int | None] | None = None
+) -> list[tuple[int, int | None]]:
     """(seq, action id) of the current log's events at positions ``lo`` to ``hi``
-    (excluded), in order: a few indexed queries, whatever the log's length."""
+    (excluded), in order: a few indexed queries, whatever the log's length. Given
+    ``actions`` (the action id of each event of the current log, as held:
+    :func:`actions_of`), no row is read: the positions' ``seq`` follow from the
+    generations' segments."""
     out: list[tuple[int, int | None]] = []
+    if actions is not None:
+        for _g, begin, end, first in _segments(game):
+            a = max(lo, begin)
+            b = hi if end is None else min(hi, end)
+            if a < b:
+                seqs = range(first + a - begin, first + b - begin)
+                out += zip(seqs, actions[a:b], strict=True)
+        return out
     conn = connections[Event.objects.db]
     qn = conn.ops.quote_name
     sql = (  # (one plain query a segment: a correction reads a whole busy day of them)
@@ -253,6 +267,9 @@ class Held:
     pk: int  # row id of its last event
     version: str
     epoch: int
+    #: the recorded action of each event of ``eng.log`` (``None``: the creation, a
+    #: timer), kept as the log grows; ``None`` if not known
+    actions: list[int | None] | None = None
 
 
 _pool: dict[int, list[Held]] = {}
@@ -337,11 +354,15 @@ def _catch_up(game: Game, h: Held) -> bool:
     if orjson.dumps(rows[0][3], option=orjson.OPT_SORT_KEYS) != canonical(last):
         return False
     eng = h.eng
+    if h.actions is not None and len(h.actions) != len(eng.log):
+        h.actions = None
     ids: list[int] = []
     for _pk, _seq, aid, data in rows[1:]:
         e = from_json(data)
         evolve(eng.state, e)
         eng.log.append(e)
+        if h.actions is not None:
+            h.actions.append(aid)
         if aid is not None and aid not in ids and aid != rows[0][2]:
             ids.append(aid)
     for cmd in commands_of(game.pk, ids):
@@ -374,18 +395,39 @@ def load(game: Game, *, fresh: bool = False) -> EngineGame:
     if ids:  # (the last day's: they key the draws of identical ones)
         count_day(game.pk, eng, day, lambda: ids)
     pk, seq, _a, _d = rows[-1]
-    _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch)
+    _held()[game.pk] = Held(eng, game.generation, seq, pk, game.version, _epoch, actions)
     return eng
 
 
-def adopt(game: Game, eng: EngineGame, rows: list[Appended]) -> None:
+def actions_of(game_id: int, eng: EngineGame) -> list[int | None] | None:
+    """The recorded action of each event of ``eng.log`` (``None``: the creation, a
+    timer), if ``eng`` is this thread's held game and they are known (read them
+    only, never keep them)."""
+    h = _held().get(game_id)
+    if h is None or h.eng is not eng or h.actions is None or len(h.actions) != len(eng.log):
+        return None
+    return h.actions
+
+
+def adopt(
+    game: Game, eng: EngineGame, rows: list[Appended], actions: list[int | None] | None = None
+) -> None:
     """Hold ``eng`` as the game at its just written version, whose log ends with the
-    appended ``rows`` (without rows, the next load replays)."""
+    appended ``rows`` (without rows, the next load replays). ``actions``: the
+    recorded action of each event of ``eng.log``; without them, those of the held
+    game ``eng`` advanced in place, followed by those of the rows just appended."""
     if not rows:
         drop(game.pk)
         return
     last = rows[-1]
-    _held()[game.pk] = Held(eng, game.generation, last.seq, last.pk, game.version, _epoch)
+    if actions is None:
+        prev = _held().get(game.pk)
+        known = [] if prev is None else prev.actions if prev.eng is eng else None
+        if known is not None:
+            known.extend(a for r in rows for a in r.actions)
+            actions = known if len(known) == len(eng.log) else None
+    held = Held(eng, game.generation, last.seq, last.pk, game.version, _epoch, actions)
+    _held()[game.pk] = held
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -397,10 +439,11 @@ def user_or_none(user: User | None) -> Any:
 
 @dataclass(frozen=True)
 class Appended:
-    """The last row :func:`append` wrote."""
+    """The last row :func:`append` wrote, and the action of each row it wrote."""
 
     pk: int
     seq: int
+    actions: tuple[int | None, ...] = ()
 
 
 def append(
@@ -418,12 +461,15 @@ def append(
     recorded = ops.adapt_datetimefield_value(at)
     instants: dict[datetime, Any] = {}  # (many events share an instant: adapted once)
     params = []
+    actions: list[int | None] = []
     for e, action, user in items:
         game.last_seq += 1
         data = to_json(e)
         when = instants.get(e.at)
         if when is None:
             when = instants[e.at] = ops.adapt_datetimefield_value(e.at)
+        aid = action if action is None or isinstance(action, int) else action.pk
+        actions.append(aid)
         params.append(
             (
                 game.pk,
@@ -432,7 +478,7 @@ def append(
                 e.TYPE,
                 when,
                 orjson.dumps(data).decode(),  # (the text of ``event_json``)
-                action if action is None or isinstance(action, int) else action.pk,
+                aid,
                 user if user is None or isinstance(user, int) else user.pk,
                 recorded,
             )
@@ -442,7 +488,7 @@ def append(
     with conn.cursor() as cursor:
         cursor.executemany(_insert_sql(conn), params)
     pk = Event.objects.filter(game=game, seq=game.last_seq).values_list("pk", flat=True).get()
-    return [Appended(pk, game.last_seq)]
+    return [Appended(pk, game.last_seq, tuple(actions))]
 
 
 def copy_rows(game: Game, seqs: Sequence[int], *, at: datetime) -> list[Appended]:

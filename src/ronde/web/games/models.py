@@ -219,7 +219,8 @@ class Action(models.Model):
     (a later correction made it impossible; ``message`` says why).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
+    #: (no index of its own: ``(game, at)`` below leads with it)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions", db_index=False)
     action = models.CharField(max_length=40)
     by = models.CharField(max_length=60)
     at = models.DateTimeField()
@@ -238,6 +239,8 @@ class Action(models.Model):
 
     class Meta:
         ordering = ("at", "id")
+        #: a correction reads the actions at or after its instant (a day, not the game)
+        indexes = (models.Index(fields=["game", "at"], name="action_by_game_at"),)
 
     def command_args(self) -> dict[str, Any]:
         return dict(self.args)
@@ -265,7 +268,9 @@ class Event(models.Model):
     for the game's creation and the engine's timers (deadlines, ends of days).
     """
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    #: (no index of its own: the unique ``(game, seq)`` leads with it, and every index
+    #: costs each of a correction's copied rows)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     generation = models.PositiveIntegerField()
     type = models.CharField(max_length=40)

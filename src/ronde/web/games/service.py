@@ -229,10 +229,17 @@ def _locked(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
-def _commit(game: Game, eng: EngineGame, rows: list[Any], *, fields: tuple[str, ...] = ()) -> None:
+def _commit(
+    game: Game,
+    eng: EngineGame,
+    rows: list[Any],
+    *,
+    fields: tuple[str, ...] = (),
+    actions: list[int | None] | None = None,
+) -> None:
     game.version = uuid.uuid4().hex
     game.save(update_fields=["last_seq", "generation", "version", *fields])
-    eventstore.adopt(game, eng, rows)
+    eventstore.adopt(game, eng, rows, actions)
     from . import notify  # (it reads pages through this service)
 
     notify.written(game, eng)  # the outbox, in this transaction; sent after the commit
@@ -524,7 +531,7 @@ def _insert_past(
         out.action = corrections.save_action(row, planned, user, note, request, t)
         rows = corrections.write_generation(row, base, rebuilt, t)
         _seats(row, out.events, rebuilt.eng)
-        _commit(row, rebuilt.eng, rows)
+        _commit(row, rebuilt.eng, rows, actions=rebuilt.actions)
     except BaseException:
         eventstore.drop(row.pk)
         raise
@@ -574,7 +581,7 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
                         generation=row.generation,
                     )
                     _seats(row, (), rebuilt.eng)
-                    _commit(row, rebuilt.eng, rows)
+                    _commit(row, rebuilt.eng, rows, actions=rebuilt.actions)
                 except BaseException:
                     eventstore.drop(row.pk)
                     raise
