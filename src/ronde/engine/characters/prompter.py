@@ -41,8 +41,18 @@ the same test, +155 to every member per Extra unmasked (A50 too, unless
 ``prompter_only``), nothing for a wrong candle (R7.2.8, R8.10, R9.12). Also when
 the Revenant holding his role falls (R7.22.4).
 
+A found Extra whose verdict waits for its announcement (A77): his fall now would tell
+its outcome, so his unmasking waits for it (``unmask``: unofficial, as R4.15), and the
+155 with it (``find_waits`` on the Extra): at the announcement it is judged on the real
+outcome — UNJUST, he is unmasked then and the 155 paid then (to the Prompter, or the
+chorus's members, even if they fell meanwhile: the find was made, A62 voids pending
+powers, not a find already judged); JUST, the verdict unmasked him at its conclusion,
+before the find, which unmasks no one and pays nothing (R8.3). Alike under A77
+``outcome_applies``, which frees the accused's own actions only: the views are those of
+``frozen``, and nothing shown (score lines, A70) depends on the verdict before then.
+
 Rule ids: R7.2.1, R7.2.2, R7.2.3, R7.2.4, R7.2.5, R7.2.6, R7.2.7, R7.2.8, R8.10,
-R9.12, R9.22, A3, A30, A31, A32, A33, A34, A50.
+R9.12, R9.22, A3, A30, A31, A32, A33, A34, A50, A62, A77.
 """
 
 from __future__ import annotations
@@ -61,6 +71,7 @@ from ..events import CharacterFact
 from ..sentences import number, rows
 from ..state import GameState, Player, Trial
 from ..trials import player_seat, running
+from ..unmasking import settles, verdicts_awaited
 from ..verdicts import unmask
 from ..work import Todo, day_end
 
@@ -115,16 +126,6 @@ def found_extras(ctx: Context, named: str, *, by_prompter: bool) -> tuple[list[s
         return rng.sample(pool, min(2, len(pool))), True
     others = [s for s in pool if s != named]
     return [named, *rng.sample(others, min(1, len(others)))], each
-
-
-def unmask_found(ctx: Context, seats: list[str], payees: tuple[str, ...], each: bool) -> None:
-    """Unmask the found Extras (cause ``power``) and pay 155 per Extra (or once)."""
-
-    found = [s for s in seats if unmask(ctx, s, "power", "R7.2.3", detail="bougie soufflée")]
-    times = len(found) if each else min(1, len(found))
-    for _ in range(times):
-        for s in payees:
-            ctx.award(s, FIND_POINTS, "Figurant trouvé par le Souffleur", "R9.22")
 
 
 class Prompter(Character):
@@ -245,7 +246,7 @@ class Prompter(Character):
         )
         if right:
             ctx.tell([actor], "prompt_result", "Soumission juste : le Figurant est démasqué.")
-            unmask_found(ctx, drawn, (actor,), each)
+            self.unmask_found(ctx, drawn, (actor,), each)
         else:
             verdict = "complètement fausse" if mistake else "fausse (à moitié juste)"
             ctx.tell([actor], "prompt_result", f"Soumission {verdict}.", mistake=mistake)
@@ -254,6 +255,71 @@ class Prompter(Character):
             if run >= RUN_LIMIT or total >= TOTAL_LIMIT:
                 why = f"{run} erreurs de suite" if run >= RUN_LIMIT else f"{total} erreurs"
                 unmask(ctx, actor, "duty", "R7.2.4", detail=why, cause_day=day)
+
+    # -- a find and its 155 (R7.2.3, R9.22, R9.12; A77) ---------------------------------
+    def unmask_found(
+        self, ctx: Context, seats: list[str], payees: tuple[str, ...], each: bool
+    ) -> None:
+        """Unmask the found Extras (cause ``power``) and pay 155 per Extra (or once, A50).
+
+        An Extra whose verdict waits for its announcement is only marked (``unmask``:
+        unofficially, A77): his 155 waits with him (``find_waits``), paid at the
+        announcement if the find unmasks him then (``after_announcement``)."""
+        g = ctx.g
+        found: list[str] = []
+        waiting: list[str] = []
+        for s in seats:
+            before = g.players[s].unofficial
+            if unmask(ctx, s, "power", "R7.2.3", detail="bougie soufflée"):
+                found.append(s)
+            elif before is None and g.players[s].unofficial == "power":
+                waiting.append(s)  # (this find marked him: his fall waits for a verdict)
+        times = len(found) if each else min(1, len(found))
+        for _ in range(times):
+            self._pay(ctx, payees)
+        if found and not each:
+            return  # (paid once already: the others add nothing)
+        for s in waiting:
+            trials = [t.number for t in verdicts_awaited(g, s)]
+            group = [] if each else waiting
+            self.fact(
+                ctx, s, "find_waits", {"payees": list(payees), "trials": trials, "once": group}
+            )
+
+    @staticmethod
+    def _pay(ctx: Context, payees: tuple[str, ...]) -> None:
+        for s in payees:
+            ctx.award(s, FIND_POINTS, "Figurant trouvé par le Souffleur", "R9.22")
+
+    def after_announcement(self, ctx: Context, trial: Trial) -> None:
+        """A find whose Extra waited for verdicts (A77): once all are announced, judged on
+        the real outcome (the game masters' command reads the game as it is). A verdict
+        that unmasked him did so at its conclusion, before the find: nothing is paid
+        (R8.3). Else the announcement unmasked him for the find (``settle_unofficial``):
+        the 155 is paid now; a later verdict against him still waiting makes it wait
+        for that one too."""
+        g = ctx.g
+        for seat, p in g.players.items():
+            wait = p.data.get(self.id, {}).get("find_waits")
+            if wait is None or not settles(g, trial, wait["trials"]):
+                continue
+            self.fact(ctx, seat, "find_settled")
+            numbers = [int(n) for n in wait["trials"]]
+            if any(seat in g.trials[n - 1].flags.get("unmasked", ()) for n in numbers):
+                continue
+            payees = tuple(str(s) for s in wait["payees"])
+            if p.masked:
+                later = [t.number for t in verdicts_awaited(g, seat)]
+                if later and p.unofficial == "power":
+                    data = {"payees": list(payees), "trials": later, "once": wait["once"]}
+                    self.fact(ctx, seat, "find_waits", data)
+                continue
+            if p.unmasked_at != ctx.now:
+                continue  # (a later verdict unmasked him first)
+            self._pay(ctx, payees)
+            for other in wait["once"]:  # (A50 ``named_plus_random_once``: paid once)
+                if other != seat and "find_waits" in g.players[other].data.get(self.id, {}):
+                    self.fact(ctx, str(other), "find_settled")
 
     def mistakes(self, g: GameState, p: Player) -> tuple[int, int]:
         """(current run, total) of "completely wrong" submissions (R7.2.4, A30, A31)."""
@@ -301,7 +367,11 @@ class Prompter(Character):
             g.flags.setdefault("candles", []).append(dict(fact.data))
             return
         mine = p.data.setdefault(self.id, {})
-        if fact.kind == "phrase":
+        if fact.kind == "find_waits":
+            mine["find_waits"] = dict(fact.data)
+        elif fact.kind == "find_settled":
+            mine.pop("find_waits", None)
+        elif fact.kind == "phrase":
             mine["phrase"] = str(fact.data["text"])
         elif fact.kind == "submission":
             entry = dict(fact.data)
@@ -333,7 +403,7 @@ class Prompter(Character):
             ctx, named, "candle", {"day": day, "player": named, "right": right, "found": drawn}
         )
         if right:
-            unmask_found(ctx, drawn, members, each)
+            self.unmask_found(ctx, drawn, members, each)
         ctx.tell(
             told,
             "candle_result",

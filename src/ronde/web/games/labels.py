@@ -291,6 +291,8 @@ FACT_KINDS = {
     "designated": gettext_lazy("personnage désigné"),
     "excerpt": gettext_lazy("extrait de MP envoyé"),
     "fallen": gettext_lazy("chute"),
+    "find_settled": gettext_lazy("Figurant trouvé : verdict annoncé, découverte réglée"),
+    "find_waits": gettext_lazy("Figurant trouvé : en attente de l'annonce de son verdict"),
     "gift": gettext_lazy("plainte anonyme offerte"),
     "gift_used": gettext_lazy("plainte offerte utilisée"),
     "immunity": gettext_lazy("immunité"),
