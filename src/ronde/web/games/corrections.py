@@ -171,8 +171,8 @@ def save_action(
 
 
 def planned_actions(game: Game, *, since: datetime, without: Action | None = None) -> list[Planned]:
-    """The recorded actions not struck out at or after ``since``, in the order they are
-    replayed."""
+    """The recorded actions not struck out at or after ``since`` (:func:`rebuild` puts
+    them in the order they are replayed)."""
     skip = None if without is None else without.pk
     out = []
     parse, loads = datetime.fromisoformat, orjson.loads
@@ -186,7 +186,6 @@ def planned_actions(game: Game, *, since: datetime, without: Action | None = Non
         if isinstance(args, str | bytes):  # (the ORM's JSONField decodes it too)
             args = loads(args)
         out.append(Planned(action, by, at, args, None, pk, pk, recorder, outcome, message, at))
-    out.sort(key=Planned.key)
     return out
 
 
