@@ -728,13 +728,26 @@ class ForumContext:
     unmaskings: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def from_game(cls, game: Any) -> ForumContext:
+    def from_game(cls, game: Any, base: Any = None) -> ForumContext:
         """From a :class:`ronde.engine.game.Game` (its log and state): its trials' openings
         and its unmaskings are found in the events logged since the last call alone (see
-        :class:`_Facts`), the rest is read from its state now."""
+        :class:`_Facts`), the rest is read from its state now. ``base``: a game that
+        ``game`` was forked from (``Game.fork``, then run forward): the events they
+        share are read as ``base``'s."""
         g = game.state
         ctx = cls(pseudos={s: p.pseudo for s, p in g.players.items()}, start=g.start)
-        opened, unmasked = _facts_of(game)
+        log: Sequence[Event] = game.log
+        shared: Sequence[Event] = base.log if base is not None else ()
+        n = len(shared)
+        if n and len(log) >= n and log[n - 1] is shared[-1]:
+            opened, unmasked = _facts_of(base)
+            for e in log[n:]:
+                if isinstance(e, TrialOpened):
+                    opened.append(e)
+                elif isinstance(e, PlayerUnmasked):
+                    unmasked.append(e)
+        else:
+            opened, unmasked = _facts_of(game)
         for e in opened:
             ctx.trials[e.trial] = {
                 "number": e.trial,
@@ -936,6 +949,21 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
 
     Only the events logged since the last call on the same game object are walked (the
     messages are kept with its walk, each call given its own copies)."""
+    with _walked(game) as walk:
+        return [_fresh(m) for m in (*walk.out, *walk.released)]
+
+
+def held_messages(game: Any, trial: int) -> list[dict[str, Any]]:
+    """What the consequences of ``trial``'s verdict sent, waiting for its announcement
+    (A77), in log order, as :func:`message_dict` gives each (found by the walk of
+    :func:`forum_messages`: the events logged since its last call alone are read)."""
+    with _walked(game) as walk:
+        return [_fresh(m) for m in walk.waiting.get(trial, ())]
+
+
+@contextlib.contextmanager
+def _walked(game: Any) -> Iterator[_Walk]:
+    """``game``'s walk, walked to the end of its log, locked while it is read."""
     log: Sequence[Event] = game.log
     walk = _kept(_WALKS, game, log, _Walk)
     with walk.lock:
@@ -946,7 +974,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
         except BaseException:
             walk.upto, walk.last, walk.out, walk.waiting, walk.released = 0, None, [], {}, []
             raise
-        return [_fresh(m) for m in (*walk.out, *walk.released)]
+        yield walk
 
 
 def _fresh(m: dict[str, Any]) -> dict[str, Any]:
