@@ -243,8 +243,8 @@ class Action(models.Model):
             # a correction reads the actions at or after its instant (a day, not the game)
             models.Index(fields=["game", "at"], name="action_by_game_at"),
             # the constraint verdicts (the dashboard's to-do list and constraint list) are
-            # read by name: a few rows a day, never a scan of the game's thousands of awards
-            models.Index(fields=["game", "action"], name="action_by_game_name"),
+            # read by name in time order: a few rows a day, not the game's every award
+            models.Index(fields=["game", "action", "at"], name="action_by_game_name"),
         )
 
     def command_args(self) -> dict[str, Any]:
