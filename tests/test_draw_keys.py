@@ -172,3 +172,29 @@ def test_an_argument_name_that_is_not_text_is_refused_and_spoils_no_later_draw()
     assert len(game.log) == start
     game.act("draw", ana, at("J2 10:01"), n=1)  # (draws: counts the commands before it)
     assert [k for k, _ in drawn] == [_expected(ana, 2, {"n": 1}, 0)]
+
+
+def test_a_fork_draws_as_its_game_and_shares_the_commands_counted_that_day() -> None:
+    """``Game.fork`` (the dashboard's forecast, a correction's copy) does not copy the
+    day's counted commands one by one (thousands on a busy day, issue 23): it shares
+    them, keys made included, and draws what the game forked from draws."""
+    game, drawn = _game_that_draws()
+    ana = next(iter(game.state.players))
+    for minute in range(1, 13):
+        game.act("draw", ana, at(f"J2 09:{minute:02d}"), n=1 + minute % 2)
+    counted = list(game._seen)
+    fork = game.fork()
+    fork._actions = game._actions  # (the pretend action, as the game has it)
+    assert len(fork._seen) == len(counted) and all(
+        a is b for a, b in zip(fork._seen, counted, strict=True)
+    )
+    drawn.clear()
+    fork.act("draw", ana, at("J2 10:01"), n=1)
+    assert game._seen == counted  # (the fork's own command is its own)
+    game.act("draw", ana, at("J2 10:01"), n=1)
+    again = game.fork()
+    again._actions = game._actions
+    again.act("draw", ana, at("J2 10:02"), n=1)
+    game.act("draw", ana, at("J2 10:02"), n=1)
+    assert drawn[0] == drawn[1] == (_expected(ana, 2, {"n": 1}, 6), drawn[0][1])
+    assert drawn[2] == drawn[3] == (_expected(ana, 2, {"n": 1}, 7), drawn[2][1])

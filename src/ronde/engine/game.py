@@ -447,7 +447,11 @@ class Game:
         copied, its events (immutable) shared. The long lists ``evolve`` only ever
         appends to, whose items it never changes (the messages, each player's score
         lines, the logs of items, investigations, failures and unmaskings), are copied
-        shallowly: a fork costs about the same whatever the log's length."""
+        shallowly: a fork costs about the same whatever the log's length. So is the list of
+        the day's commands counted so far (thousands on a busy day): an entry's key, made
+        when a draw first needs it, is the same in both games (the same command counted
+        the same day), so both share the entries and whichever makes a key makes it for
+        both."""
         other = Game.__new__(Game)
         other.catalog = self.catalog
         other.characters = self.characters
@@ -455,7 +459,7 @@ class Game:
         other.log = list(self.log)
         other._actions = None
         other._seen_day = self._seen_day
-        other._seen = [(c, list(keys)) for c, keys in self._seen]
+        other._seen = list(self._seen)
         other._earlier = self._earlier
         return other
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 import yaml
@@ -647,6 +647,78 @@ def _load_templates(folder: Path | None, overrides: Mapping[str, str] | None) ->
 
 
 @dataclass
+class _Walked:
+    """How far one engine game's log was walked (:class:`_Facts`, :class:`_Walk`): the
+    web's store holds a game per thread and advances it in place (its log only grows),
+    so a page after a write walks only the events written since; a rebuilt or reloaded
+    game is another object, walked from its start."""
+
+    #: events of the log walked, and the last of them (the log must still hold it there)
+    upto: int = 0
+    last: Event | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def follows(self, log: Sequence[Event]) -> bool:
+        """Whether ``log`` goes on from what was walked (the same events up to ``upto``)."""
+        return self.upto == 0 or (len(log) >= self.upto and log[self.upto - 1] is self.last)
+
+    def walked(self, log: Sequence[Event]) -> None:
+        self.upto = len(log)
+        self.last = log[-1] if log else None
+
+
+W = TypeVar("W", bound=_Walked)
+
+
+def _kept(
+    kept: weakref.WeakKeyDictionary[Any, W], game: Any, log: Sequence[Event], new: Callable[[], W]
+) -> W:
+    """``game``'s entry of ``kept``, a new one if it has none or its log does not go on
+    from it."""
+    with _KEPT_LOCK:
+        walked = kept.get(game)
+        if walked is None or not walked.follows(log):
+            walked = new()
+            with contextlib.suppress(TypeError):  # (no weak reference: nothing kept)
+                kept[game] = walked
+        return walked
+
+
+_KEPT_LOCK = threading.Lock()
+
+
+@dataclass
+class _Facts(_Walked):
+    """The events of a game's log that :meth:`ForumContext.from_game` reads: the trials'
+    openings and the unmaskings, in log order."""
+
+    opened: list[TrialOpened] = field(default_factory=list)
+    unmasked: list[PlayerUnmasked] = field(default_factory=list)
+
+
+#: per engine game, weakly: its facts
+_FACTS: weakref.WeakKeyDictionary[Any, _Facts] = weakref.WeakKeyDictionary()
+
+
+def _facts_of(game: Any) -> tuple[list[TrialOpened], list[PlayerUnmasked]]:
+    """``game``'s trials' openings and unmaskings, in log order (new lists)."""
+    log: Sequence[Event] = game.log
+    facts = _kept(_FACTS, game, log, _Facts)
+    with facts.lock:
+        if not facts.follows(log):  # (another thread walked it meanwhile: a stray copy)
+            facts = _Facts()
+        opened, unmasked = facts.opened, facts.unmasked
+        for i in range(facts.upto, len(log)):
+            e = log[i]
+            if isinstance(e, TrialOpened):
+                opened.append(e)
+            elif isinstance(e, PlayerUnmasked):
+                unmasked.append(e)
+        facts.walked(log)
+        return list(opened), list(unmasked)
+
+
+@dataclass
 class ForumContext:
     """Public facts a rendering may use (never a secret: see the module docstring)."""
 
@@ -656,32 +728,45 @@ class ForumContext:
     unmaskings: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
-    def from_game(cls, game: Any) -> ForumContext:
-        """From a :class:`ronde.engine.game.Game` (its log and state)."""
+    def from_game(cls, game: Any, base: Any = None) -> ForumContext:
+        """From a :class:`ronde.engine.game.Game` (its log and state): its trials' openings
+        and its unmaskings are found in the events logged since the last call alone (see
+        :class:`_Facts`), the rest is read from its state now. ``base``: a game that
+        ``game`` was forked from (``Game.fork``, then run forward): the events they
+        share are read as ``base``'s."""
         g = game.state
         ctx = cls(pseudos={s: p.pseudo for s, p in g.players.items()}, start=g.start)
-        for e in game.log:
-            if isinstance(e, TrialOpened):
-                ctx.trials[e.trial] = {
-                    "number": e.trial,
-                    "accused": [ctx.pseudo(s) for s in e.accused],
-                    "supposed": e.supposed,
-                    "supposed_fr": french_name(e.supposed),
-                    "anonymous": e.anonymous,
-                    # the opener of an anonymous trial is a secret (R5.9)
-                    "opener": None
-                    if e.anonymous
-                    else (
-                        "le chœur des Démasqués" if e.opener == "chorus" else ctx.pseudo(e.opener)
-                    ),
-                    "arguments": e.arguments,
-                    "opened": ctx.when(e.at),
-                    "deadline": ctx.when(g.trials[e.trial - 1].deadline)
-                    if e.trial <= len(g.trials)
-                    else "",
-                }
-            elif isinstance(e, PlayerUnmasked):
-                ctx.unmaskings[(e.at.isoformat(), e.player)] = {"trial": e.trial, "rule": e.rule}
+        log: Sequence[Event] = game.log
+        shared: Sequence[Event] = base.log if base is not None else ()
+        n = len(shared)
+        if n and len(log) >= n and log[n - 1] is shared[-1]:
+            opened, unmasked = _facts_of(base)
+            for e in log[n:]:
+                if isinstance(e, TrialOpened):
+                    opened.append(e)
+                elif isinstance(e, PlayerUnmasked):
+                    unmasked.append(e)
+        else:
+            opened, unmasked = _facts_of(game)
+        for e in opened:
+            ctx.trials[e.trial] = {
+                "number": e.trial,
+                "accused": [ctx.pseudo(s) for s in e.accused],
+                "supposed": e.supposed,
+                "supposed_fr": french_name(e.supposed),
+                "anonymous": e.anonymous,
+                # the opener of an anonymous trial is a secret (R5.9)
+                "opener": None
+                if e.anonymous
+                else ("le chœur des Démasqués" if e.opener == "chorus" else ctx.pseudo(e.opener)),
+                "arguments": e.arguments,
+                "opened": ctx.when(e.at),
+                "deadline": ctx.when(g.trials[e.trial - 1].deadline)
+                if e.trial <= len(g.trials)
+                else "",
+            }
+        for u in unmasked:
+            ctx.unmaskings[(u.at.isoformat(), u.player)] = {"trial": u.trial, "rule": u.rule}
         return ctx
 
     def pseudo(self, seat: object) -> str:
@@ -843,38 +928,88 @@ class _Replay:
         return self.running.state
 
 
-#: per engine game (the web's store holds one per thread and advances it in place), the
-#: data of the end-of-day summaries already made, by the index of their ``DayClosed``:
-#: a page after a write replays no day again (a rebuilt or reloaded game is another
-#: object, and an index holding another event object is made again)
-_DAYS: weakref.WeakKeyDictionary[Any, dict[int, tuple[Event, dict[str, Any]]]] = (
-    weakref.WeakKeyDictionary()
-)
-_DAYS_LOCK = threading.Lock()
+@dataclass
+class _Walk(_Walked):
+    """:func:`forum_messages`' walk of a game's log, kept where it stopped."""
+
+    out: list[dict[str, Any]] = field(default_factory=list)
+    #: what a verdict's consequences sent, waiting for its announcement (A77)
+    waiting: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: released by an announcement, posted after the announcement's own messages
+    released: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _days_of(game: Any) -> dict[int, tuple[Event, dict[str, Any]]]:
-    with _DAYS_LOCK:
-        known = _DAYS.get(game)
-        if known is None:
-            known = {}
-            with contextlib.suppress(TypeError):  # (no weak reference: nothing kept)
-                _DAYS[game] = known
-        return known
+#: per engine game, weakly: its walk
+_WALKS: weakref.WeakKeyDictionary[Any, _Walk] = weakref.WeakKeyDictionary()
 
 
 def forum_messages(game: Any) -> list[dict[str, Any]]:
     """Every message of ``game`` in time order: the engine's, a public summary at the
-    end of each day, and the J13 13:13 reminder at the start of J13."""
-    out: list[dict[str, Any]] = []
-    g = game.state
+    end of each day, and the J13 13:13 reminder at the start of J13.
+
+    Only the events logged since the last call on the same game object are walked (the
+    messages are kept with its walk, each call given its own copies)."""
+    with _walked(game) as walk:
+        return [_fresh(m) for m in (*walk.out, *walk.released)]
+
+
+def held_messages(game: Any, trial: int) -> list[dict[str, Any]]:
+    """What the consequences of ``trial``'s verdict sent, waiting for its announcement
+    (A77), in log order, as :func:`message_dict` gives each (found by the walk of
+    :func:`forum_messages`: the events logged since its last call alone are read)."""
+    with _walked(game) as walk:
+        return [_fresh(m) for m in walk.waiting.get(trial, ())]
+
+
+@contextlib.contextmanager
+def _walked(game: Any) -> Iterator[_Walk]:
+    """``game``'s walk, walked to the end of its log, locked while it is read."""
     log: Sequence[Event] = game.log
-    known = _days_of(game)
-    # what a verdict's consequences sent waits for its announcement (A77), then follows it
-    waiting: dict[int, list[dict[str, Any]]] = {}
-    released: list[dict[str, Any]] = []  # after the announcement's own messages
+    walk = _kept(_WALKS, game, log, _Walk)
+    with walk.lock:
+        if not walk.follows(log):  # (another thread walked it meanwhile: a stray copy)
+            walk = _Walk()
+        try:
+            _walk_on(game, log, walk)
+        except BaseException:
+            walk.upto, walk.last, walk.out, walk.waiting, walk.released = 0, None, [], {}, []
+            raise
+        yield walk
+
+
+def _fresh(m: dict[str, Any]) -> dict[str, Any]:
+    """A caller's own copy of a kept message, as a walk afresh gives it: its dict and
+    lists its own (an engine message's ``data`` is its event's, as :func:`message_dict`
+    gives it), a summary's data copied whole."""
+    out = {k: list(v) if type(v) is list else v for k, v in m.items()}
+    if m.get("kind") in SYNTHETIC_KINDS:
+        out["data"] = _copied(m["data"])
+    return out
+
+
+def _copied(x: Any) -> Any:
+    """A deep copy of the JSON-like data of a summary (``copy.deepcopy`` for anything
+    else than dicts, lists, tuples and immutable scalars)."""
+    t = type(x)
+    if t is dict:
+        return {k: _copied(v) for k, v in x.items()}
+    if t is list:
+        return [_copied(v) for v in x]
+    if t is tuple:
+        return tuple(_copied(v) for v in x)
+    if x is None or t in (str, int, float, bool):
+        return x
+    return copy.deepcopy(x)
+
+
+def _walk_on(game: Any, log: Sequence[Event], walk: _Walk) -> None:
+    """Walk ``log`` on from ``walk.upto`` to its end."""
+    g = game.state
+    out, waiting = walk.out, walk.waiting
+    released = walk.released
     replay = _Replay(game)
-    for i, e in enumerate(log):
+    for i in range(walk.upto, len(log)):
+        e = log[i]
         if released and not isinstance(e, MessageSent):
             out.extend(released)
             released = []
@@ -891,21 +1026,18 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
             ]
         elif isinstance(e, DayClosed):
             day = e.day
-            hit = known.get(i)
-            if hit is None or hit[0] is not e:
-                # (copied: the replay goes on, and the view's lists must not follow it)
-                v = copy.deepcopy(public_view(replay.until(i)))
-                summary = {
-                    "day": day,
-                    "announcements": [
-                        a
-                        for a in v["announcements"]
-                        if a["time"].startswith(f"J{day} ") and a["kind"] != "day_summary"
-                    ],
-                    "open_trials": [t for t in v["trials"] if t["status"] == "open"],
-                    "unmasked": v["known"],
-                }
-                hit = known[i] = (e, summary)
+            # (copied: the replay goes on, and the view's lists must not follow it)
+            v = copy.deepcopy(public_view(replay.until(i)))
+            summary = {
+                "day": day,
+                "announcements": [
+                    a
+                    for a in v["announcements"]
+                    if a["time"].startswith(f"J{day} ") and a["kind"] != "day_summary"
+                ],
+                "open_trials": [t for t in v["trials"] if t["status"] == "open"],
+                "unmasked": v["known"],
+            }
             out.append(
                 {
                     "kind": "day_summary",
@@ -913,7 +1045,7 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                     "to": [],
                     "public": True,
                     "text": f"Résumé du J{day}.",
-                    "data": copy.deepcopy(hit[1]),  # (the kept one never reaches a caller)
+                    "data": summary,
                 }
             )
             if day == LAST_DAY - 1:
@@ -927,11 +1059,12 @@ def forum_messages(game: Any) -> list[dict[str, Any]]:
                         "data": {
                             "day": LAST_DAY,
                             "cutoff": format_time(g.start, cutoff_1313(g.start)),
-                            "open_trials": copy.deepcopy(hit[1]["open_trials"]),
+                            "open_trials": copy.deepcopy(summary["open_trials"]),
                         },
                     }
                 )
-    return out + released
+    walk.released = released
+    walk.walked(log)
 
 
 def select(

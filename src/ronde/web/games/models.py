@@ -239,8 +239,13 @@ class Action(models.Model):
 
     class Meta:
         ordering = ("at", "id")
-        #: a correction reads the actions at or after its instant (a day, not the game)
-        indexes = (models.Index(fields=["game", "at"], name="action_by_game_at"),)
+        indexes = (
+            # a correction reads the actions at or after its instant (a day, not the game)
+            models.Index(fields=["game", "at"], name="action_by_game_at"),
+            # the constraint verdicts (the dashboard's to-do list and constraint list) are
+            # read by name in time order: a few rows a day, not the game's every award
+            models.Index(fields=["game", "action", "at"], name="action_by_game_name"),
+        )
 
     def command_args(self) -> dict[str, Any]:
         return dict(self.args)

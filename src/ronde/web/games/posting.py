@@ -30,7 +30,7 @@ from ronde.engine.commands import Command
 from ronde.engine.errors import RuleViolation
 from ronde.engine.events import MessageSent, TrialAnnounced
 from ronde.forum.markup import ZWSP
-from ronde.forum.render import KINDS_FR, ForumContext, message_dict, render
+from ronde.forum.render import KINDS_FR, ForumContext, held_messages, message_dict, render
 
 from . import delivery, service, vocabulary
 from . import forum_console as fc
@@ -332,13 +332,10 @@ def _preview(eng: Any, trial: int, tpl: Any) -> tuple[str, str]:
         events = copy.execute(Command("announce", by, at, {"trial": trial}))
     except RuleViolation as rv:
         return "", rv.message
-    held = [
-        {**message_dict(e), "at": at.isoformat()}
-        for e in eng.log
-        if isinstance(e, MessageSent) and e.data.get("held") == trial
-    ]
+    # (what waits for this announcement: read as the forum's list walked the log)
+    held = [{**m, "at": at.isoformat()} for m in held_messages(eng, trial)]
     own = [message_dict(e) for e in events if isinstance(e, MessageSent)]
-    ctx = ForumContext.from_game(copy)
+    ctx = ForumContext.from_game(copy, base=eng)
     texts = []
     for m in [*own, *held]:
         data = m.get("data") or {}
