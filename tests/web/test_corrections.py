@@ -571,6 +571,31 @@ def test_a_correction_of_a_held_game_reads_no_event_row(clock: Any) -> None:
     assert _stored_rows(game) == _from_actions(game)
 
 
+def test_a_rebuilt_game_does_not_keep_the_game_it_was_rebuilt_from(clock: Any) -> None:
+    """A correction's rebuilt game keeps what its draws may read of the day's actions,
+    never the game it was rebuilt from: held from one correction to the next, each
+    would keep the one before it (a whole engine per correction, to the day's end),
+    whether the held game knew its events' actions or not."""
+    import gc
+    import weakref
+
+    service.clear_cache()
+    game = _stored_game("not-kept")
+    for when in ("J2 09:00", "J2 10:00", "J2 11:00"):
+        clock(when)
+        assert service.record(game, None, "rehearse", "Ana", {}).ok
+    for i, forget in enumerate((False, True)):
+        base = service.load(game)
+        if forget:
+            eventstore._held()[game.pk].actions = None
+        gone = weakref.ref(base)
+        del base
+        args = {"player": "Bob", "points": 1, "reason": f"oubli {i}"}
+        assert service.record(game, None, "award", "Mj", args, at=at(f"J2 09:{10 + i}")).ok
+        gc.collect()
+        assert gone() is None, gc.get_referrers(gone())
+
+
 # -- several corrections of one day: the days before it replayed once ----------------------
 def _corrected_twin(slug: str, monkeypatch: pytest.MonkeyPatch, keep: int) -> tuple[Any, int]:
     """The bots' game to J4 12:00, stored, then six corrections on J4 and J3 (awards,

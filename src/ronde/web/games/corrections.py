@@ -301,19 +301,24 @@ def snapshot(row: Game, base: EngineGame, kept: int) -> EngineGame:
         first -= 1
     eng = _from_day_start(row.pk, log, first)
     eng.replay_more(log[first:kept])
-
-    def ids() -> list[int]:
-        """The actions of the events ``first`` to ``kept`` (that day's), in order."""
-        held = eventstore.actions_of(row.pk, base)
-        if held is not None:
-            return list(dict.fromkeys(a for a in held[first:kept] if a is not None))
-        actions = [a for _seq, a in eventstore.rows_between(row, first, kept)]
-        if len(actions) != kept - first:  # (not the stored log's shape: read it whole)
-            actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][first:kept]
-        return list(dict.fromkeys(a for a in actions if a is not None))
-
-    eventstore.count_day(row.pk, eng, day, ids)
+    held = eventstore.actions_of(row.pk, base)
+    if held is not None:  # (known: taken now, never by keeping ``base`` alive)
+        known = list(dict.fromkeys(a for a in held[first:kept] if a is not None))
+        eventstore.count_day(row.pk, eng, day, lambda: known)
+    else:
+        eventstore.count_day(row.pk, eng, day, lambda: _day_ids(row, first, kept))
     return eng
+
+
+def _day_ids(row: Game, first: int, kept: int) -> list[int]:
+    """The actions of the current log's events ``first`` to ``kept`` (a day's), in
+    order, read from the rows. (Only what it needs is kept for it until a draw reads it:
+    the rebuilt game keeps it, and a game it kept would keep the one before it, each
+    correction's whole engine, to the day's end.)"""
+    actions = [a for _seq, a in eventstore.rows_between(row, first, kept)]
+    if len(actions) != kept - first:  # (not the stored log's shape: read it whole)
+        actions = [a for _pk, _seq, a, _d in eventstore.log_data(row)][first:kept]
+    return list(dict.fromkeys(a for a in actions if a is not None))
 
 
 def rebuild(
