@@ -76,7 +76,9 @@ def check_store(game: Any) -> None:
 
 def _first_difference(a: list[Any], b: list[Any]) -> str:
     n = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return f"lengths {len(a)} / {len(b)}, first difference at {n}: {a[n:n + 2]!r} / {b[n:n + 2]!r}"
+    return (
+        f"lengths {len(a)} / {len(b)}, first difference at {n}: {a[n : n + 2]!r} / {b[n : n + 2]!r}"
+    )
 
 
 class Worker:

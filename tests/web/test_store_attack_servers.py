@@ -10,6 +10,7 @@ SQLite (a file), and PostgreSQL when ``DATABASE_URL`` is set.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import random
@@ -31,7 +32,7 @@ from ronde.web.games import demo, service
 from ronde.web.games.models import Action, Game, Generation
 from tests.web.conftest import START
 from tests.web.storecheck import check_store
-from tests.web.test_hosting import RONDE, env_for, ronde
+from tests.web.test_hosting import env_for, ronde
 from tests.web.test_servers import _start
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -95,17 +96,17 @@ def _env(tmp_path: Path, name: str) -> dict[str, str]:
 
 
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait(timeout=30)
 
 
 def test_servers_workers_and_commands_at_once_keep_each_event_with_its_action(
     tmp_path: Path, settings: Any
 ) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # (the servers')
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    ]  # (the servers')
     service.clear_cache()
     service.set_clock(at_clock(START, 2, 12, 0))
     played = demo.play_until(at_clock(START, 2, 12, 0), start=START, seed=5, players=28)
@@ -297,7 +298,12 @@ def test_a_process_killed_in_the_middle_of_a_correction_leaves_the_others_in_ste
 
         def correct(k: int, br: Browser) -> None:
             hour = ("09:20", "10:15", "11:40", "09:36")[k]
-            form = {"player": pseudos[k], "points": "2", "reason": f"pendant{k}", "at": f"J2 {hour}"}
+            form = {
+                "player": pseudos[k],
+                "points": "2",
+                "reason": f"pendant{k}",
+                "at": f"J2 {hour}",
+            }
             statuses.append(br.post(f"/mj/{slug}/action/award/", form))
             connection.close()
 

@@ -22,7 +22,7 @@ import pytest
 from ronde.engine.clock import at_clock
 from ronde.engine.commands import Command
 from ronde.web.games import demo, service
-from ronde.web.games.models import Action
+from ronde.web.games.models import Action, Generation
 from tests.web.conftest import START
 from tests.web.storecheck import Worker, check_held, check_store
 
@@ -123,25 +123,6 @@ def test_fuzz_workers(clock: Any, seed: int) -> None:
     _fuzz(seed + int(os.environ.get("RONDE_FUZZ_FIRST", "0")), clock)
 
 
-def test_fuzz_stats(clock: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ronde.web.games import eventstore
-
-    calls = {"held": 0, "rows": 0, "gen": 0}
-    original = eventstore.rows_between
-
-    def counted(game: Any, lo: int, hi: int, actions: Any = None) -> Any:
-        calls["held" if actions is not None else "rows"] += 1
-        return original(game, lo, hi, actions)
-
-    monkeypatch.setattr(eventstore, "rows_between", counted)
-    for s in range(4):
-        _fuzz(s, clock)
-    from ronde.web.games.models import Generation
-
-    calls["gen"] = Generation.objects.count()
-    print(calls)
-
-
 # -- a write whose transaction fails after the game was rebuilt or advanced ---------------
 def _small_game(slug: str, clock: Any) -> Any:
     """The small test game with awards at J2 09:00, 10:00, 11:00 (the clock at 12:00)."""
@@ -170,7 +151,7 @@ def test_a_write_that_fails_late_leaves_the_worker_in_step(
     fails after the game was rebuilt or advanced (the outbox, once the game is held at the
     new version, the seats, the copy of the unchanged rows): nothing is written, and the
     same worker's next writes, corrections included, keep each event with its action."""
-    from ronde.web.games import corrections, eventstore, notify
+    from ronde.web.games import eventstore, notify
 
     if (write, where) == ("tick", "seats"):
         pytest.skip("timers change no seat")
@@ -324,6 +305,77 @@ def test_console_threads_interleave_writes_corrections_strikes_and_batches(clock
     eventstore.drop(game.pk)
     check_store(game)
     assert Action.objects.filter(game=game, struck=True).exists()
-    from collections import Counter
-    from ronde.web.games.models import Generation
-    print(Counter(statuses), Generation.objects.filter(game=game).count(), game.last_seq)
+    assert Generation.objects.filter(game=game).count() > 5
+
+
+# -- a write whose commit fails: the game it held is not the stored one -------------------
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("write", ["earlier", "now"])
+def test_a_write_whose_commit_fails_is_not_held_as_stored(
+    clock: Any, monkeypatch: pytest.MonkeyPatch, write: str
+) -> None:
+    """A worker's correction (or write at now) whose COMMIT fails (a full disk, a lost
+    connection): nothing is stored. Another worker then records the same kind of write
+    for another player, which takes the same row numbers (SQLite gives back the numbers
+    of rolled-back rows). The first worker's next read must show the stored game, not
+    the one it wrote and failed to commit."""
+    from django.db import OperationalError, connection
+
+    game = _small_game(f"commit-{write}", clock)
+    a, b = Worker(), Worker()
+    with a:
+        service.load(game)
+        check_held(game)
+    failing = [True]
+    commit = connection.commit
+
+    def commit_once() -> None:
+        if failing[0]:
+            failing[0] = False
+            raise OperationalError("disk I/O error")
+        commit()
+
+    when = at_clock(START, 2, 9, 30) if write == "earlier" else None
+    with a:
+        monkeypatch.setattr(connection, "commit", commit_once)
+        args = {"player": "Ana", "points": 5, "reason": "x"}
+        with pytest.raises(OperationalError):
+            service.record(game, None, "award", "Mj", args, at=when)
+        monkeypatch.undo()
+    with b:
+        args = {"player": "Bob", "points": 5, "reason": "x"}
+        assert service.record(game, None, "award", "Mj", args, at=when).ok
+        check_held(game)
+    with a:
+        check_held(game)
+    check_store(game)
+
+
+def test_fuzz_then_import(clock: Any) -> None:
+    from ronde.web.games import transfer
+    from ronde.web.games.models import Game
+
+    for s in range(int(os.environ.get("RONDE_FUZZ_SEEDS", "1"))):
+        _fuzz(s, clock)
+        game = Game.objects.order_by("-pk").first()
+        text = b"".join(transfer.export_lines(game)).decode()
+        copy = transfer.import_game(transfer.parse(text), f"copie-{s}")
+        check_store(copy)
+        rng = random.Random(s)
+        for k in range(6):
+            if k % 2:
+                args = {"player": "Joueur03", "points": 1, "reason": f"i{k}"}
+                when = at_clock(START, rng.choice([2, 3, 4]), rng.randrange(9, 15), 0)
+                out = service.record(copy, None, "award", "Mj", args, at=when)
+                assert out.ok or out.preview is not None, out.message
+                if not out.ok:
+                    assert service.record(
+                        copy, None, "award", "Mj", args, at=when, confirm=out.token
+                    ).ok
+            else:
+                standing = list(Action.objects.filter(game=copy, struck=False).order_by("pk"))
+                target = rng.choice(standing)
+                copy.refresh_from_db()
+                assert service.strike(copy, target, "essai", None, copy.version).ok
+            check_held(copy)
+        check_store(copy)

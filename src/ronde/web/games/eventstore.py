@@ -320,6 +320,12 @@ def drop(game_id: int) -> None:
     _held().pop(game_id, None)
 
 
+def held_version(game_id: int) -> str | None:
+    """The version of this thread's game ``game_id`` (``None``: none held)."""
+    h = _held().get(game_id)
+    return None if h is None else h.version
+
+
 def _checkout(game_id: int) -> Held | None:
     held = _held()
     h = held.get(game_id)

@@ -25,7 +25,8 @@ that did not see the last event cannot append: it gets :class:`Conflict`.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -229,6 +230,23 @@ def _locked(game_id: int) -> Game:
     return Game.objects.select_for_update().get(pk=game_id)
 
 
+@contextmanager
+def _written(game_id: int) -> Iterator[None]:
+    """A locked write's transaction (``transaction.atomic``). If it does not commit once
+    this thread holds the game at the version it wrote (its COMMIT failed: a full disk, a
+    lost connection), that game is forgotten: another write may store other events under
+    the same row numbers (SQLite gives back those of rolled-back rows), and the next read
+    would take them for the ones it holds."""
+    before = eventstore.held_version(game_id)
+    try:
+        with transaction.atomic():
+            yield
+    except BaseException:
+        if eventstore.held_version(game_id) != before:
+            eventstore.drop(game_id)
+        raise
+
+
 def _commit(
     game: Game,
     eng: EngineGame,
@@ -260,7 +278,7 @@ def _seats(row: Game, events: Iterable[EngineEvent], rebuilt: EngineGame | None 
 
 def start(game: Game, eng: EngineGame, user: User | None) -> None:
     """Store a new game's first event (``GameCreated``)."""
-    with transaction.atomic():
+    with _written(game.pk):
         row = _locked(game.pk)
         if row.started:
             raise RuleViolation("not_allowed", "La partie a déjà commencé.")
@@ -277,7 +295,7 @@ def start(game: Game, eng: EngineGame, user: User | None) -> None:
 def tick(game: Game, user: User | None = None) -> list[EngineEvent]:
     """Apply and store every timer due by the game's now; return the new events."""
     try:
-        with transaction.atomic():
+        with _written(game.pk):
             row = _locked(game.pk)
             if not row.started:
                 return []
@@ -362,7 +380,7 @@ def record(
     # control characters never enter a game, whichever way the action came (ronde.text)
     by, note, args = clean(by), clean(note), clean_value(args)
     try:
-        with transaction.atomic():
+        with _written(game.pk):
             row = _locked(game.pk)
             if not row.started:
                 return Outcome(False, "game_not_running", "La partie n'a pas commencé.")
@@ -455,7 +473,7 @@ def record_many(
     note = clean(note)
     commands = [(action, clean(by), clean_value(args)) for action, by, args in commands]
     try:
-        with transaction.atomic():
+        with _written(game.pk):
             row = _locked(game.pk)
             if not row.started:
                 return [
@@ -556,7 +574,7 @@ def strike(game: Game, action: Action, reason: str, user: User | None, token: st
     if not reason:
         return Outcome(False, "invalid_argument", "Donnez la raison de la correction.")
     try:
-        with transaction.atomic():
+        with _written(game.pk):
             row = _locked(game.pk)
             if row.version != token:
                 raise Conflict()
