@@ -86,7 +86,7 @@ def _fuzz(seed: int, clock: Any) -> None:
                     game.refresh_from_db()
                     service.strike(game, target, "essai", None, game.version)
                 continue
-            if roll < 0.3:  # a batch: the commands of this instant
+            if roll < 0.26:  # a batch: the commands of this instant
                 batch = []
                 while i < len(commands) and commands[i].at == cmd.at and len(batch) < 8:
                     batch.append(commands[i])
@@ -94,15 +94,22 @@ def _fuzz(seed: int, clock: Any) -> None:
                 service.set_clock(cmd.at)
                 service.record_many(game, None, [(c.action, c.by, dict(c.args)) for c in batch])
                 continue
-            if roll < 0.26:  # an award at now (sometimes the same as the last one)
+            if roll < 0.31:  # an award at now (sometimes the same as the last one)
                 service.set_clock(cmd.at)
                 who = rng.choice(["Joueur01", "Joueur02"])
                 args = {"player": who, "points": 1, "reason": rng.choice(["a", "b"])}
                 service.record(game, None, "award", rng.choice(["Mj", "Mj2"]), args)
                 continue
-            if roll < 0.33:
+            if roll < 0.33:  # a player replaced (a strike may give the seat back)
+                service.set_clock(cmd.at)
+                seats = service.load(game).state.players
+                old = seats[rng.choice(sorted(seats))].pseudo
+                args = {"player": old, "new": f"Remplaçant{step}"}
+                service.record(game, None, "replace_player", "Mj", args)
+                continue
+            if roll < 0.36:
                 w.forget()
-            elif roll < 0.36:
+            elif roll < 0.4:
                 service.set_clock(cmd.at + timedelta(minutes=rng.choice([1, 30, 300])))
                 service.tick(game)
             service.set_clock(cmd.at)
