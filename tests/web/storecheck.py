@@ -58,6 +58,10 @@ def check_held(game: Any) -> None:
     held = eventstore.actions_of(game.pk, eng)
     stored = [a for _pk, _seq, a, _d in rows]
     assert held is None or held == stored, _first_difference(held or [], stored)
+    if held is not None:  # (the rows a correction shares or copies: found by position)
+        by_position = eventstore.rows_between(game, 0, len(rows), held)
+        read = [(seq, a) for _pk, seq, a, _d in rows]
+        assert by_position == read, _first_difference(by_position, read)
     log = [eventstore.canonical(e) for e in eng.log]
     want = [eventstore.canonical(eventstore.from_json(d)) for _pk, _seq, _a, d in rows]
     assert log == want, _first_difference(log, want)

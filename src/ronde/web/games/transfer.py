@@ -525,7 +525,10 @@ def import_game(parsed: Parsed, slug: str) -> Game:
         for n in names:
             accounts.add_game_master(game, n)  # seats with invitations, no account by name
         saved: dict[int, Action] = {}
-        for aid, a in parsed.actions.items():
+        # in the order they were recorded (their ids): among the actions of one instant, a
+        # correction executes them again in that order, and those that made no event (a
+        # refused one) come after the others in the file
+        for aid, a in sorted(parsed.actions.items()):
             d = a.data
             saved[aid] = Action.objects.create(
                 game=game,
