@@ -41,7 +41,8 @@ def _played_game(seed: int, day: int, hour: int) -> demo.Played:
 
 
 def _later_commands(seed: int) -> tuple[demo.Played, list[Command]]:
-    """The bots' game stored at J2 12:00, and the commands they play after it, to J3 18:00."""
+    """The bots' game (28 players) to J2 09:00, and the commands they play after it, to J4
+    20:00."""
     first = _played_game(seed, 2, 9)
     longer = _played_game(seed, 4, 20)
     n = len(first.game.commands)
@@ -49,6 +50,12 @@ def _later_commands(seed: int) -> tuple[demo.Played, list[Command]]:
 
 
 def _fuzz(seed: int, clock: Any) -> None:
+    """The bots' commands after J2 09:00 recorded by three workers of their own in turn
+    (each holding its games: they catch up with the others' writes), some held back and
+    recorded later at their instant (corrections, confirmed if they change the past),
+    strikes, batches (``record_many``), game masters' identical awards, replacements,
+    workers restarted, timers; every worker's held game checked every 25 steps, the store
+    at the end."""
     rng = random.Random(seed)
     first, commands = _later_commands(seed % 3 + 1)
     service.clear_cache()
@@ -81,7 +88,7 @@ def _fuzz(seed: int, clock: Any) -> None:
             if roll < 0.2:  # strike an action
                 actions = list(Action.objects.filter(game=game, struck=False).order_by("pk"))
                 if actions:
-                    target = rng.choice(actions[-30:])
+                    target = rng.choice(actions[-30:] if rng.random() < 0.7 else actions)
                     service.set_clock(max(cmd.at, service.load(game).state.clock or cmd.at))
                     game.refresh_from_db()
                     service.strike(game, target, "essai", None, game.version)
@@ -125,9 +132,20 @@ def _fuzz(seed: int, clock: Any) -> None:
     check_store(game)
 
 
-@pytest.mark.parametrize("seed", range(int(os.environ.get("RONDE_FUZZ_SEEDS", "1"))))
-def test_fuzz_workers(clock: Any, seed: int) -> None:
-    _fuzz(seed + int(os.environ.get("RONDE_FUZZ_FIRST", "0")), clock)
+#: more seeds for a longer run: RONDE_FUZZ_SEEDS=150 RONDE_FUZZ_FIRST=1000
+SEEDS = [
+    s + int(os.environ.get("RONDE_FUZZ_FIRST", "0"))
+    for s in range(int(os.environ.get("RONDE_FUZZ_SEEDS", "2")))
+]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_workers_interleaving_every_kind_of_write_keep_each_event_with_its_action(
+    clock: Any, seed: int
+) -> None:
+    """The fuzz (:func:`_fuzz`): the held games' actions, the stored rows and executing
+    the actions again agree after any interleaving."""
+    _fuzz(seed, clock)
 
 
 # -- a write whose transaction fails after the game was rebuilt or advanced ---------------
@@ -377,12 +395,16 @@ def test_a_write_whose_commit_fails_is_not_held_as_stored(
     check_store(game)
 
 
-@pytest.mark.parametrize("seed", range(int(os.environ.get("RONDE_FUZZ_SEEDS", "1"))))
-def test_fuzz_then_import(clock: Any, seed: int) -> None:
+@pytest.mark.parametrize("seed", SEEDS if os.environ.get("RONDE_FUZZ_SEEDS") else SEEDS[:1])
+def test_a_fuzzed_game_exported_imported_and_corrected_keeps_each_event_with_its_action(
+    clock: Any, seed: int
+) -> None:
+    """A fuzzed game exported and imported: the copy's log is the one its actions give,
+    and stays so through corrections and strikes of the copy."""
     from ronde.web.games import transfer
     from ronde.web.games.models import Game
 
-    for s in [seed + int(os.environ.get("RONDE_FUZZ_FIRST", "0"))]:
+    for s in [seed]:
         _fuzz(s, clock)
         game = Game.objects.order_by("-pk").first()
         text = b"".join(transfer.export_lines(game)).decode()
@@ -394,8 +416,8 @@ def test_fuzz_then_import(clock: Any, seed: int) -> None:
                 args = {"player": "Joueur03", "points": 1, "reason": f"i{k}"}
                 when = at_clock(START, rng.choice([2, 3, 4]), rng.randrange(9, 15), 0)
                 out = service.record(copy, None, "award", "Mj", args, at=when)
-                assert out.ok or out.preview is not None, out.message
-                if not out.ok:
+                assert out.ok or out.preview is not None or out.code == "unknown_player"
+                if not out.ok and out.preview is not None:
                     assert service.record(
                         copy, None, "award", "Mj", args, at=when, confirm=out.token
                     ).ok
