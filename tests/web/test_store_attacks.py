@@ -25,6 +25,7 @@ from ronde.web.games import demo, service
 from ronde.web.games.models import Action, Generation, Request
 from tests.web.conftest import START
 from tests.web.storecheck import Worker, check_held, check_store
+from tests.web.test_corrections import keys as keys  # (the fixture: each command's draw key)
 
 pytestmark = pytest.mark.django_db
 
@@ -54,8 +55,8 @@ def _fuzz(seed: int, clock: Any) -> None:
     (each holding its games: they catch up with the others' writes), some held back and
     recorded later at their instant (corrections, confirmed if they change the past),
     strikes, batches (``record_many``), game masters' identical awards, replacements,
-    workers restarted, timers; every worker's held game checked every 25 steps, the store
-    at the end."""
+    workers restarted or no longer knowing their held game's actions, timers; every
+    worker's held game checked every 25 steps, the store at the end."""
     rng = random.Random(seed)
     first, commands = _later_commands(seed % 3 + 1)
     service.clear_cache()
@@ -116,7 +117,9 @@ def _fuzz(seed: int, clock: Any) -> None:
                 continue
             if roll < 0.36:
                 w.forget()
-            elif roll < 0.4:
+            elif roll < 0.39 and game.pk in w.held:  # (it reads the rows until it replays)
+                w.held[game.pk].actions = None
+            elif roll < 0.43:
                 service.set_clock(cmd.at + timedelta(minutes=rng.choice([1, 30, 300])))
                 service.tick(game)
             service.set_clock(cmd.at)
@@ -463,3 +466,49 @@ def test_an_import_keeps_the_order_of_actions_recorded_at_one_instant(clock: Any
     text = b"".join(transfer.export_lines(game)).decode()
     copy = transfer.import_game(transfer.parse(text), "ordre-copie")
     check_store(copy)
+
+
+# -- the day's actions read later, by a worker that did not know them ----------------------
+@pytest.mark.parametrize("known", [True, False])
+def test_a_draw_after_a_correction_counts_the_days_actions_as_a_whole_rebuild(
+    clock: Any,
+    known: bool,
+    keys: list[Any],
+) -> None:
+    """The Hero designates an Extra at J1 10:00, that Extra's citizen dies at 11:00; a
+    worker corrects the day at 10:30 (knowing its held game's actions, or not: then the
+    day's actions are read from the rows only when a draw needs them); another worker
+    writes at 12:00 (the first catches up), then the first records the Hero's second
+    designation at 12:30: it is the day's second (#1), as executing every action again
+    from the creation keys it, and the stored log is that one."""
+    from ronde.web.games import eventstore
+    from tests.web.conftest import make_world
+    from tests.web.test_corrections import TH_CAST, TH_RONDE, _monsters
+
+    service.clear_cache()
+    game = make_world(TH_CAST, TH_RONDE, {"A4": "death_unmasks"}, slug="heros-tard").game
+    a, b = Worker(), Worker()
+    with a:
+        clock("J1 10:00")
+        assert service.record(game, None, "designate_monster", "Tom", {"character": "extra"}).ok
+        clock("J1 11:00")
+        pseudo = service.load(game).state.pseudo(_monsters(game)[0])
+        assert service.record(game, None, "record_death", "Mj", {"player": pseudo}).ok
+        clock("J1 11:45")
+        if not known:
+            a.held[game.pk].actions = None
+        args = {"player": "Ana", "points": 5, "reason": "oubli"}
+        out = service.record(game, None, "award", "Mj", args, at=at_clock(START, 1, 10, 30))
+        assert out.ok, out.message
+        assert (eventstore.actions_of(game.pk, service.load(game)) is None) is not known
+    with b:
+        clock("J1 12:00")
+        args = {"player": "Bob", "points": 1, "reason": "ailleurs"}
+        assert service.record(game, None, "award", "Mj2", args).ok
+    with a:
+        clock("J1 12:30")
+        keys.clear()
+        assert service.record(game, None, "designate_monster", "Tom", {"character": "extra"}).ok
+        assert [k[3][-2:] for k in keys] == ["#1"]
+        check_held(game)
+    check_store(game)
