@@ -92,7 +92,17 @@ def _env(tmp_path: Path, name: str) -> dict[str, str]:
     else:
         extra["RONDE_SQLITE_PATH"] = str(db)
     (tmp_path / name).mkdir(exist_ok=True)
-    return env_for(tmp_path / name, **extra)
+    env = env_for(tmp_path / name, **extra)
+    if "faketime" in env.get("LD_PRELOAD", ""):
+        # the servers and commands keep the real clock, as the browser does (the game's is
+        # its stored manual clock): Debian's libfaketime 0.9.10 breaks ``time.sleep`` in
+        # every process it is loaded in (tests/conftest.py mends only this one), and
+        # gunicorn's arbiter sleeps between the workers it starts
+        for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
+            env.pop(key, None)
+        env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
+        env.pop("FAKETIME_FORCE_MONOTONIC_FIX", None)
+    return env
 
 
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
