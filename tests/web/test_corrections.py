@@ -40,6 +40,7 @@ from ronde.engine.game import Game as EngineGame
 from ronde.engine.game import _draw_key
 from ronde.web.games import corrections, demo, eventstore, service, transfer
 from ronde.web.games.models import Action, Event, GameMaster, Generation
+from tests.web import storecheck
 from tests.web.conftest import CAST, GMS, RONDE, START, at, make_world
 
 pytestmark = pytest.mark.django_db
@@ -418,31 +419,8 @@ def test_positions_are_found_in_the_current_log_after_corrections_in_any_order(
 
 
 # -- the new generation's rows: the unchanged end copied, each event with its action ------
-def _from_actions(game: Any) -> list[tuple[bytes, int | None]]:
-    """The log as executing every recorded action again from the creation gives it:
-    (event, the action that made it; ``None`` for the creation and timers), up to the
-    stored log's last instant."""
-    stored = service.stored_events(game)
-    eng = EngineGame.replay(stored[:1], default_catalog())
-    out: list[tuple[bytes, int | None]] = [(eventstore.canonical(stored[0]), None)]
-    actions = Action.objects.filter(game=game, struck=False)
-    for a in sorted(actions, key=lambda a: (a.at, a.pk)):
-        out += [(eventstore.canonical(e), None) for e in eng.advance(a.at)]
-        try:
-            made = eng.execute(Command(a.action, a.by, a.at.astimezone(PARIS), dict(a.args)))
-        except RuleViolation:
-            continue
-        out += [(eventstore.canonical(e), a.pk) for e in made]
-    out += [(eventstore.canonical(e), None) for e in eng.advance(stored[-1].at)]
-    return out
-
-
-def _stored_rows(game: Any) -> list[tuple[bytes, int | None]]:
-    game.refresh_from_db()
-    return [
-        (eventstore.canonical(eventstore.from_json(d)), a)
-        for _pk, _seq, a, d in eventstore.log_data(game)
-    ]
+_from_actions = storecheck.from_actions
+_stored_rows = storecheck.stored_rows
 
 
 def test_each_stored_event_keeps_its_action_through_corrections_and_strikes(
