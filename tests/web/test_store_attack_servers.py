@@ -105,6 +105,18 @@ def _env(tmp_path: Path, name: str) -> dict[str, str]:
     return env
 
 
+def _manual_game(prefix: str, name: str) -> tuple[Any, str, list[str]]:
+    """The bots' 28-player game to J2 12:00 on a manual clock (the servers' clock is its
+    stored one): the game, its slug, its players' pseudos."""
+    service.clear_cache()
+    service.set_clock(at_clock(START, 2, 12, 0))
+    played = demo.play_until(at_clock(START, 2, 12, 0), start=START, seed=5, players=28)
+    slug = f"{prefix}-{uuid.uuid4().hex[:6]}"
+    game = demo.store(played, slug=slug, name=name, gm_password=PASSWORD, clock=Game.MANUAL)
+    service.set_clock(None)
+    return game, slug, [p.pseudo for p in played.game.state.players.values()]
+
+
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -117,13 +129,7 @@ def test_servers_workers_and_commands_at_once_keep_each_event_with_its_action(
     settings.PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     ]  # (the servers')
-    service.clear_cache()
-    service.set_clock(at_clock(START, 2, 12, 0))
-    played = demo.play_until(at_clock(START, 2, 12, 0), start=START, seed=5, players=28)
-    slug = f"serveurs-{uuid.uuid4().hex[:6]}"
-    game = demo.store(played, slug=slug, name="Serveurs", gm_password=PASSWORD, clock=Game.MANUAL)
-    service.set_clock(None)
-    pseudos = [p.pseudo for p in played.game.state.players.values()]
+    game, slug, pseudos = _manual_game("serveurs", "Serveurs")
     gms = ["mj", "mj2", "mj3", "mj4"]
     close_old_connections()
     env_a, env_b, env_c = (_env(tmp_path, n) for n in ("a", "b", "c"))
@@ -271,13 +277,7 @@ def test_a_process_killed_in_the_middle_of_a_correction_leaves_the_others_in_ste
     with corrections of their own: nothing of it is stored, the others' are, each event
     with its action."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
-    service.clear_cache()
-    service.set_clock(at_clock(START, 2, 12, 0))
-    played = demo.play_until(at_clock(START, 2, 12, 0), start=START, seed=5, players=28)
-    slug = f"tue-{uuid.uuid4().hex[:6]}"
-    game = demo.store(played, slug=slug, name="Tué", gm_password=PASSWORD, clock=Game.MANUAL)
-    service.set_clock(None)
-    pseudos = [p.pseudo for p in played.game.state.players.values()]
+    game, slug, pseudos = _manual_game("tue", "Tué")
     close_old_connections()
     env_a, env_c = _env(tmp_path, "a"), _env(tmp_path, "c")
     a, port_a = _start(env_a, "--workers", "2", "--threads", "3", log=tmp_path / "a.log")
