@@ -178,14 +178,6 @@ def rows_between(
     :func:`actions_of`), no row is read: the positions' ``seq`` follow from the
     generations' segments."""
     out: list[tuple[int, int | None]] = []
-    if actions is not None:
-        for _g, begin, end, first in _segments(game):
-            a = max(lo, begin)
-            b = hi if end is None else min(hi, end)
-            if a < b:
-                seqs = range(first + a - begin, first + b - begin)
-                out += zip(seqs, actions[a:b], strict=True)
-        return out
     conn = connections[Event.objects.db]
     qn = conn.ops.quote_name
     sql = (  # (one plain query a segment: a correction reads a whole busy day of them)
@@ -197,6 +189,9 @@ def rows_between(
         a = max(lo, begin)
         b = hi if end is None else min(hi, end)
         if a >= b:
+            continue
+        if actions is not None:  # (held: nothing read)
+            out += zip(range(first + a - begin, first + b - begin), actions[a:b], strict=True)
             continue
         with conn.cursor() as cursor:
             cursor.execute(sql, [game.pk, g, first + a - begin, first + b - begin])
