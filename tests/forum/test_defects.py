@@ -23,6 +23,7 @@ from ronde.forum.thread import Block, Post, Thread, check_copies, merge_threads,
 
 from .conftest import GMS, START, TODAY, new_game, page
 from .fixtures.build_fixtures import TRIAL, P, ThreadSpec, page_html, page_text
+from .fixtures.build_fixtures import text_post as _text
 
 runner = CliRunner()
 FORMULA = "pose une plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
@@ -525,10 +526,6 @@ INCOHERENT = (
     "la pagination de la copie est incohérente (une page collée deux fois, ou une "
     "pagination imitée dans le texte d'un message)"
 )
-
-
-def _text(who: str, when: str, text: str, note: str = "town") -> P:
-    return P(who, when, note, [("text", text, "")])
 
 
 REHEARSAL = ThreadSpec(

@@ -17,15 +17,12 @@ from ronde.forum.proposals import ParseResult, parse_pages
 from ronde.forum.thread import looks_like_html
 
 from .conftest import GMS, TODAY, new_game
-from .fixtures.build_fixtures import TRIAL, P, ThreadSpec, page_html, page_text
+from .fixtures.build_fixtures import TRIAL, ThreadSpec, page_html, page_text
+from .fixtures.build_fixtures import text_post as _text
 
 F = "pose une plainte contre Grodoudou pour avoir trop cabotiné dans son rôle de Woody."
 FOOTER = "[ Lien ] [ Copier ] [ Citer ] [ ! ]"
 OWN = "N'importe quoi ! Je suis juste perdu dans le désert."
-
-
-def _text(who: str, when: str, text: str, note: str = "town") -> P:
-    return P(who, when, note, [("text", text, "")])
 
 
 ONE_PAGE = ThreadSpec(
