@@ -14,6 +14,7 @@ from ronde.catalog import default_catalog
 from ronde.engine.clock import parse_time
 from ronde.engine.game import Game
 
+
 # The suite passes on any date: CI runs it again a year ahead under libfaketime
 # (``faketime --exclude-monotonic -f +400d``, .ci/run). Debian's libfaketime 0.9.10 then
 # breaks Python 3.11's ``time.sleep`` (clock_nanosleep on the monotonic clock with an
@@ -23,6 +24,17 @@ from ronde.engine.game import Game
 # threads fight for it (50 writers at once: 90 s a request instead of 0.1 s, past the
 # lock's 70 s wait). libfaketime reads FAKETIME_FORCE_MONOTONIC_FIX on each call: 0 lets
 # the real timed wait through.
+def real_clock(env: dict[str, str]) -> dict[str, str]:
+    """``env`` without libfaketime: a process that keeps the real clock (the browser, or
+    servers whose game runs on its stored manual clock)."""
+    if "faketime" in env.get("LD_PRELOAD", ""):
+        for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
+            env.pop(key, None)
+        env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
+        env.pop("FAKETIME_FORCE_MONOTONIC_FIX", None)
+    return env
+
+
 if "faketime" in os.environ.get("LD_PRELOAD", ""):
     import threading
     import time
@@ -48,11 +60,7 @@ if "faketime" in os.environ.get("LD_PRELOAD", ""):
         _driver_env = _playwright_transport.get_driver_env
 
         def _real_clock_env() -> dict[str, str]:
-            env: dict[str, str] = _driver_env()
-            for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
-                env.pop(key, None)
-            env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
-            return env
+            return real_clock(_driver_env())
 
         _playwright_transport.get_driver_env = _real_clock_env
 

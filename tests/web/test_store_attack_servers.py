@@ -30,6 +30,7 @@ from django.db import close_old_connections, connection
 from ronde.engine.clock import at_clock
 from ronde.web.games import demo, service
 from ronde.web.games.models import Action, Game, Generation
+from tests.conftest import real_clock
 from tests.web.conftest import START
 from tests.web.storecheck import check_store
 from tests.web.test_hosting import env_for, ronde
@@ -92,17 +93,11 @@ def _env(tmp_path: Path, name: str) -> dict[str, str]:
     else:
         extra["RONDE_SQLITE_PATH"] = str(db)
     (tmp_path / name).mkdir(exist_ok=True)
-    env = env_for(tmp_path / name, **extra)
-    if "faketime" in env.get("LD_PRELOAD", ""):
-        # the servers and commands keep the real clock, as the browser does (the game's is
-        # its stored manual clock): Debian's libfaketime 0.9.10 breaks ``time.sleep`` in
-        # every process it is loaded in (tests/conftest.py mends only this one), and
-        # gunicorn's arbiter sleeps between the workers it starts
-        for key in ("LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"):
-            env.pop(key, None)
-        env.pop("FAKETIME_DONT_FAKE_MONOTONIC", None)
-        env.pop("FAKETIME_FORCE_MONOTONIC_FIX", None)
-    return env
+    # the servers and commands keep the real clock, as the browser does (the game's is its
+    # stored manual clock): Debian's libfaketime 0.9.10 breaks ``time.sleep`` in every
+    # process it is loaded in (tests/conftest.py mends only this one), and gunicorn's
+    # arbiter sleeps between the workers it starts
+    return real_clock(env_for(tmp_path / name, **extra))
 
 
 def _manual_game(prefix: str, name: str) -> tuple[Any, str, list[str]]:
